@@ -1,0 +1,11 @@
+/* sim/cfg_registry.c: the list of configuration sections (see sim_cfg.h). */
+#include "sim/sim_cfg.h"
+
+#include "sim/config.h"
+
+const struct cfg_section *const cfg_sections[] = {
+    &simmode_cfg_section, &engine_cfg_section, &clock_cfg_section, &gpu_cfg_section,
+    &mem_cfg_section,     &icnt_cfg_section,   &synth_cfg_section,
+};
+
+const unsigned cfg_n_sections = ARRAY_LEN(cfg_sections);

@@ -1,0 +1,28 @@
+/* sim/sim_cfg.h: the whole resolved configuration, one member per section.
+ *
+ * Each member's struct is defined by the unit that owns the section; the
+ * list of sections (name, offset, key table) is in sim/cfg_registry.c. A new
+ * unit with keys adds its member here and its section to the registry.
+ */
+#ifndef GPUSIM_SIM_SIM_CFG_H
+#define GPUSIM_SIM_SIM_CFG_H
+
+#include "sim/gpu_cfg.h"
+#include "sim/synth.h"
+#include "sync/engine.h"
+
+struct sim_cfg {
+    struct simmode_cfg sim;
+    struct engine_cfg engine;
+    struct clock_cfg clock;
+    struct gpu_cfg gpu;
+    struct mem_cfg mem;
+    struct icnt_cfg icnt;
+    struct synth_cfg synth;
+};
+
+/* All sections, in the order they are listed and printed. */
+extern const struct cfg_section *const cfg_sections[];
+extern const unsigned cfg_n_sections;
+
+#endif /* GPUSIM_SIM_SIM_CFG_H */

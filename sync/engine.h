@@ -1,0 +1,208 @@
+/* sync/engine.h: the deterministic parallel discrete-time engine.
+ *
+ * What it models: a set of clocked units grouped in partitions. A partition
+ * is the unit of ownership: all its units run on one host thread, call each
+ * other directly, and share no state with other partitions. Units of
+ * different partitions talk only through timestamped messages sent with at
+ * least the link's minimum latency. The smallest such latency is the
+ * lookahead L.
+ *
+ * Time is in picoseconds. Each unit belongs to a clock domain (a period in
+ * ps, edges at multiples of it starting at 0) and is ticked on its domain's
+ * edges only. A tick returns the next time the unit needs to run, so idle
+ * units are skipped and, when every unit is idle, time jumps to the next
+ * event.
+ *
+ * Quantum loop (per host thread): drain inbound messages, run every owned
+ * partition up to t_end = t + Q, meet at the quantum barrier; the last
+ * arriver runs the serial step (model hook, termination, time jump).
+ *
+ * Determinism: within a partition, at each time T the engine first delivers
+ * every message with arrival <= T in (arrival, source unit id, source
+ * sequence) order, then ticks the units due at T in (domain rank, unit id)
+ * order. Partitions never interact inside a quantum, so the result does not
+ * depend on how partitions are mapped to threads or on thread timing.
+ *  - Exact mode (default, engine.relaxed = false): Q <= L, so a message sent
+ *    in a quantum always arrives in a later one; results equal a sequential
+ *    run cycle for cycle.
+ *  - Relaxed mode (engine.relaxed = true, Q > L allowed): a message that would
+ *    arrive before the end of the current quantum is delivered at the start
+ *    of the next one (its arrival time is raised to t_end). Deterministic for
+ *    a given Q, whatever the thread count.
+ *
+ * Full rings: a producer whose ring to a consumer thread is full appends the
+ * message to an overflow list that it owns, double-buffered by quantum
+ * parity. The consumer reads ring and overflow list of the previous quantum
+ * after the barrier. Nothing is dropped and nobody waits for ring space, so a
+ * full ring cannot deadlock a quantum.
+ *
+ * Not modelled here: anything about GPUs. The GPU model (sim/, partitions/)
+ * and the synthetic test model (sim/synth.c) are clients of this API.
+ */
+#ifndef GPUSIM_SYNC_ENGINE_H
+#define GPUSIM_SYNC_ENGINE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/common.h"
+
+struct cfg_section;
+struct diag;
+struct engine;
+struct eng_ctx;
+
+/* ------------------------------------------------------------- config */
+
+enum eng_pin { ENG_PIN_NONE, ENG_PIN_CORES, ENG_PIN_COMPACT };
+
+struct engine_cfg {
+    uint64_t quantum_ps;  /* engine.quantum (ps): 0 = equal to the lookahead L */
+    bool relaxed;         /* engine.relaxed: allow quantum > L */
+    uint64_t ring_slots;  /* engine.ring_slots (entries): SPSC ring capacity per thread pair */
+    uint64_t spin_limit;  /* engine.spin (iterations): barrier spins before futex sleep */
+    uint64_t max_time_ps; /* engine.max_time (ps): stop the run at this simulated time, 0 = none */
+};
+
+extern const struct cfg_section engine_cfg_section;
+
+/* ------------------------------------------------------------ messages */
+
+#define ENG_MSG_PAYLOAD 224 /* bytes: a 128 B line plus request metadata */
+
+struct eng_msg {
+    ps_t arrival;      /* ps: when the receiver sees it */
+    uint32_t src;      /* sending unit id */
+    uint32_t dst;      /* receiving unit id */
+    uint64_t seq;      /* per-source sequence number (engine-assigned) */
+    uint32_t type;     /* model-defined */
+    uint32_t len;      /* payload bytes used */
+    uint8_t payload[ENG_MSG_PAYLOAD];
+};
+
+#define ENG_MSG_HEADER_BYTES offsetof(struct eng_msg, payload)
+
+/* ---------------------------------------------------------------- units */
+
+struct eng_unit_ops {
+    const char *kind; /* short name for dumps, e.g. "sm", "l2" */
+    /* Run at edge `now` of the unit's domain. Return the earliest time the
+     * unit needs to run again, or PS_NEVER when it waits for a message.
+     * The engine rounds the answer up to the first edge after `now`. */
+    ps_t (*tick)(void *self, struct eng_ctx *ctx, ps_t now);
+    /* Message m arrived at now (== m->arrival). Return the time the unit now
+     * needs to be ticked (PS_NEVER: no change); the engine rounds it up to an
+     * edge >= now and keeps the earlier of it and the unit's current wake. */
+    ps_t (*recv)(void *self, struct eng_ctx *ctx, const struct eng_msg *m, ps_t now);
+};
+
+enum eng_part_kind { ENG_PART_SM, ENG_PART_MEM };
+
+/* Called on the owning thread before the first quantum: allocate the
+ * partition's units with eng_alloc (first touch, thread's own arena) and
+ * bind them with eng_unit_bind. */
+typedef void (*eng_part_init_fn)(void *model, struct eng_ctx *ctx, int partition);
+/* Called on the owning thread when the engine is destroyed. */
+typedef void (*eng_part_fini_fn)(void *model, struct eng_ctx *ctx, int partition);
+
+/* Serial step, run by one thread while all others wait at the barrier, at
+ * simulated time `now` (the end of the quantum just finished). It may read
+ * and write any unit's state and wake units with eng_wake_serial. Return
+ * false to stop the run. */
+typedef bool (*eng_serial_fn)(void *model, struct engine *eng, ps_t now);
+
+/* ---------------------------------------------------------- building */
+
+/* Topology is built on one thread before eng_run: */
+struct engine *eng_create(const struct engine_cfg *cfg, void *model);
+void eng_destroy(struct engine *eng);
+
+/* Domains tie-break in the order added (the GPU adds DRAM, L2, icnt, core). */
+int eng_domain_add(struct engine *eng, const char *name, ps_t period_ps);
+int eng_partition_add(struct engine *eng, const char *name, enum eng_part_kind kind,
+                      eng_part_init_fn init, eng_part_fini_fn fini);
+/* Returns the unit id (dense, from 0, in order of addition). */
+uint32_t eng_unit_add(struct engine *eng, int partition, int domain, const struct eng_unit_ops *ops);
+/* Declare that src sends to dst with at least min_latency_ps. Links between
+ * different partitions define the lookahead L (their minimum). A send between
+ * units with no declared link is a model bug (panic). */
+void eng_link_add(struct engine *eng, uint32_t src, uint32_t dst, ps_t min_latency_ps);
+void eng_set_serial(struct engine *eng, eng_serial_fn fn);
+
+/* Validate: computes L and Q; errors (e.g. Q > L without relaxed mode) are
+ * added to d naming the config key. Returns 0 when the engine can run. */
+int eng_finalize(struct engine *eng, struct diag *d);
+
+ps_t eng_lookahead(const struct engine *eng);
+ps_t eng_quantum(const struct engine *eng);
+unsigned eng_n_partitions(const struct engine *eng);
+unsigned eng_n_units(const struct engine *eng);
+
+/* --------------------------------------------------------------- running */
+
+struct eng_run_opts {
+    unsigned threads;     /* total host threads; 0 = physical cores (hwloc) */
+    unsigned sm_threads;  /* explicit split (both or neither non-zero) */
+    unsigned mem_threads;
+    enum eng_pin pin;     /* thread pinning policy */
+    const volatile sig_atomic_t *stop_flag; /* checked each quantum: non-zero = stop */
+};
+
+enum eng_finish {
+    ENG_FINISH_IDLE,        /* nothing left to do anywhere */
+    ENG_FINISH_SERIAL,      /* the serial hook returned false */
+    ENG_FINISH_MAX_TIME,    /* engine.max_time reached */
+    ENG_FINISH_INTERRUPTED, /* stop_flag was set */
+};
+
+struct eng_thread_report {
+    unsigned n_partitions;  /* partitions owned */
+    int cpu;                /* OS CPU it was pinned to, -1 if unpinned */
+    uint64_t msgs_sent;     /* cross-partition messages sent */
+    uint64_t msgs_overflow; /* of which went to the overflow list */
+    uint64_t barrier_sleeps;
+    double busy_s;          /* wall seconds outside the barrier */
+    double wait_s;          /* wall seconds inside the barrier */
+};
+
+struct eng_result {
+    enum eng_finish finish;
+    ps_t end_time;          /* simulated ps at the end of the run */
+    uint64_t quanta;        /* quanta executed */
+    uint64_t quanta_skipped;/* quanta jumped over because everything was idle */
+    unsigned threads;       /* host threads used */
+    double wall_s;          /* wall seconds of eng_run */
+    struct eng_thread_report *per_thread; /* [threads], valid until the next run or destroy */
+};
+
+/* Run until the serial hook stops, everything is idle, max_time or stop_flag.
+ * Can be called again to continue (threads are created per call; partition
+ * init runs on the first call only; the thread mapping must not change).
+ * Returns 0, or -1 with a message in *err (bad thread options). */
+int eng_run(struct engine *eng, const struct eng_run_opts *o, struct eng_result *res, char *err,
+            size_t err_len);
+
+/* Current simulated time (start of the next quantum to run). */
+ps_t eng_now(const struct engine *eng);
+
+/* ------------------------------------------------- calls from units */
+
+/* Send a message from unit src (owned by the calling thread) to dst, arriving
+ * at now + latency. latency must be >= the declared link's minimum and > 0.
+ * Copies the payload; the engine assigns seq. */
+void eng_send(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t latency, uint32_t type,
+              const void *payload, uint32_t len);
+
+/* Attach a unit's state (called from the partition init). */
+void eng_unit_bind(struct eng_ctx *ctx, uint32_t unit, void *self);
+void *eng_unit_self(const struct engine *eng, uint32_t unit);
+/* Allocate from the calling thread's arena, zeroed, cache-line aligned. */
+void *eng_alloc(struct eng_ctx *ctx, size_t bytes);
+int eng_ctx_thread(const struct eng_ctx *ctx);
+
+/* From the serial hook only: make unit u run at the first edge >= t. */
+void eng_wake_serial(struct engine *eng, uint32_t unit, ps_t t);
+
+#endif /* GPUSIM_SYNC_ENGINE_H */
