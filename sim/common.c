@@ -16,3 +16,15 @@ void sim_panic_at(const char *file, int line, const char *fmt, ...)
     fputc('\n', stderr);
     abort();
 }
+
+void sim_assert_fail(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "gpusim: panic at %s:%d: assertion '%s' failed: ", file, line, cond);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    abort();
+}

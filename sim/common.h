@@ -46,11 +46,15 @@ typedef uint64_t cycle_t; /* cycles of one clock domain */
 NORETURN void sim_panic_at(const char *file, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
 #define sim_panic(...) sim_panic_at(__FILE__, __LINE__, __VA_ARGS__)
 
+/* Failed assertion: "gpusim: panic at file:line: assertion 'cond' failed: message". */
+NORETURN void sim_assert_fail(const char *file, int line, const char *cond, const char *fmt, ...)
+    PRINTF_LIKE(4, 5);
+
 /* Always-on invariant check (cheap checks only; these stay in release). */
 #define SIM_ASSERT(cond, ...)                                                                  \
     do {                                                                                       \
         if (UNLIKELY(!(cond)))                                                                 \
-            sim_panic("assertion '%s' failed: " __VA_ARGS__);                                  \
+            sim_assert_fail(__FILE__, __LINE__, #cond, __VA_ARGS__);                           \
     } while (0)
 
 /* Debug-only invariant check (per-cycle structure checks, STYLE.md item 4). */

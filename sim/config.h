@@ -131,6 +131,21 @@ void cfg_write_json(const struct cfg *c, struct json_writer *w, const char *key)
 /* Lookup by full name (for tests and tools): index, or -1. */
 int cfg_key_index(const char *full_name);
 const char *cfg_value_text(const struct cfg *c, const char *full_name);
+/* Where the key's value came from: "default", "file:line" or the override
+ * origin (e.g. "-o"); NULL for an unknown key or a required key never set. */
+const char *cfg_value_origin(const struct cfg *c, const char *full_name);
+
+/* Parse `text` as a value of key k, with k's units and range, into *field (an
+ * object of k's type: bool, int64_t, uint64_t, double, int or char *). A
+ * CFG_STRING result is a malloc'd copy the caller frees; the old pointer in
+ * *field is not freed. On error returns false, leaves *field unchanged and
+ * writes what is wrong to why, e.g. "is not a frequency (examples: 700MHz,
+ * 1.4GHz)" or "is out of range (allowed 100MHz .. 10GHz)". For tools that take
+ * unit-bearing values outside a config file, and for tests of every type. */
+bool cfg_parse_value(const struct cfg_key *k, const char *text, void *field, char *why,
+                     size_t why_len);
+/* The normalised text of *field (16K, 1.4GHz, 11432ps, true, choice name). */
+void cfg_format_value(const struct cfg_key *k, const void *field, char *buf, size_t len);
 
 /* Helpers for units. */
 static inline uint64_t cfg_freq_to_period_ps(uint64_t hz) { return (1000000000000ull + hz / 2) / hz; }

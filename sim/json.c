@@ -64,7 +64,7 @@ static void member(struct json_writer *w, const char *key)
     }
 }
 
-static void open(struct json_writer *w, const char *key, char c, bool array)
+static void jw_open(struct json_writer *w, const char *key, char c, bool array)
 {
     member(w, key);
     fputc(c, w->f);
@@ -74,7 +74,7 @@ static void open(struct json_writer *w, const char *key, char c, bool array)
     w->in_array[w->depth] = array;
 }
 
-static void close_(struct json_writer *w, char c)
+static void jw_close(struct json_writer *w, char c)
 {
     SIM_ASSERT(w->depth > 0, "json: close without open");
     bool empty = w->first[w->depth];
@@ -84,10 +84,10 @@ static void close_(struct json_writer *w, char c)
     fputc(c, w->f);
 }
 
-void jw_obj_begin(struct json_writer *w, const char *key) { open(w, key, '{', false); }
-void jw_obj_end(struct json_writer *w) { close_(w, '}'); }
-void jw_arr_begin(struct json_writer *w, const char *key) { open(w, key, '[', true); }
-void jw_arr_end(struct json_writer *w) { close_(w, ']'); }
+void jw_obj_begin(struct json_writer *w, const char *key) { jw_open(w, key, '{', false); }
+void jw_obj_end(struct json_writer *w) { jw_close(w, '}'); }
+void jw_arr_begin(struct json_writer *w, const char *key) { jw_open(w, key, '[', true); }
+void jw_arr_end(struct json_writer *w) { jw_close(w, ']'); }
 
 void jw_u64(struct json_writer *w, const char *key, uint64_t v)
 {
@@ -153,6 +153,7 @@ int json_write_atomic(const char *path, json_doc_fn fn, void *arg, char *err, si
     jw_init(&w, f);
     fn(&w, arg);
     jw_finish(&w);
+    errno = 0;
     int bad = ferror(f);
     if (fflush(f) != 0 || fsync(fileno(f)) != 0)
         bad = 1;

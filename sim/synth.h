@@ -98,7 +98,8 @@ struct engine *synth_engine(struct synth_model *m);
 /* Copy per-unit results out (array of n_units). */
 void synth_collect(const struct synth_model *m, struct synth_unit_stats *out);
 unsigned synth_n_units(const struct synth_model *m);
-/* Register per-unit counters under "synth.unit.*". */
+/* Register per-unit counters under "synth.unit.*" in s. Call before the first
+ * eng_run: units register during their partition init. */
 void synth_register_stats(struct synth_model *m, struct stats *s);
 void synth_destroy(struct synth_model *m);
 

@@ -42,12 +42,12 @@
 #ifndef GPUSIM_SYNC_ENGINE_H
 #define GPUSIM_SYNC_ENGINE_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "sim/common.h"
+#include "sync/atomics.h"
 
 struct cfg_section;
 struct diag;
@@ -104,7 +104,8 @@ enum eng_part_kind { ENG_PART_SM, ENG_PART_MEM };
  * partition's units with eng_alloc (first touch, thread's own arena) and
  * bind them with eng_unit_bind. */
 typedef void (*eng_part_init_fn)(void *model, struct eng_ctx *ctx, int partition);
-/* Called on the owning thread when the engine is destroyed. */
+/* Called when the engine is destroyed, on the destroying thread (the run's
+ * threads are gone by then); frees what the init allocated outside eng_alloc. */
 typedef void (*eng_part_fini_fn)(void *model, struct eng_ctx *ctx, int partition);
 
 /* Serial step, run by one thread while all others wait at the barrier, at
@@ -147,7 +148,11 @@ struct eng_run_opts {
     unsigned sm_threads;  /* explicit split (both or neither non-zero) */
     unsigned mem_threads;
     enum eng_pin pin;     /* thread pinning policy */
-    const volatile sig_atomic_t *stop_flag; /* checked each quantum: non-zero = stop */
+    const atomic_u32 *stop_flag; /* read (acquire) at each quantum boundary: non-zero = stop */
+    /* Optional, called from the serial step after each quantum with the
+     * simulated time reached; it should rate-limit itself (wall clock). */
+    void (*progress)(void *arg, ps_t now);
+    void *progress_arg;
 };
 
 enum eng_finish {

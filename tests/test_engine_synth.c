@@ -1,0 +1,239 @@
+/* tests/test_engine_synth.c: the engine proven on the synthetic model.
+ *
+ *  - exact mode: per-unit statistics for --threads 1, 2, 3, 4 and 8 (and an
+ *    explicit SM/memory split) equal the sequential reference
+ *    (tests/support/synth_ref.c) exactly;
+ *  - relaxed mode (Q = 4L and 16L): identical for every thread count;
+ *  - tiny rings (16 slots) force the overflow path, with the same results;
+ *  - the engine refuses Q > L without relaxed mode, naming the key;
+ *  - an idle stretch is jumped over (quanta_skipped > 0).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/config.h"
+#include "sim/diag.h"
+#include "sim/gpu_cfg.h"
+#include "sim/sim_cfg.h"
+#include "sim/synth.h"
+#include "support/synth_ref.h"
+#include "sync/engine.h"
+#include "tap.h"
+
+struct setup {
+    struct synth_cfg sc;
+    struct engine_cfg ec;
+    struct clock_cfg clk;
+    uint64_t min_lat;
+    uint64_t overflow; /* messages sent through overflow lists by the last run */
+};
+
+static void default_setup(struct setup *s)
+{
+    struct cfg c;
+    cfg_init(&c);
+    s->sc = c.values->synth;
+    s->ec = c.values->engine;
+    s->clk = c.values->clock;
+    s->min_lat = c.values->icnt.min_latency;
+    s->overflow = 0;
+    cfg_fini(&c);
+}
+
+/* Run on the engine; returns 0 and fills out, or -1. */
+static int run_engine(struct setup *s, unsigned threads, unsigned smt, unsigned memt,
+                      struct synth_unit_stats *out, struct eng_result *res)
+{
+    struct diag d;
+    diag_init(&d);
+    struct synth_model *m = synth_create(&s->sc, &s->ec, &s->clk, s->min_lat, &d);
+    if (!m) {
+        diag_print(&d, stdout);
+        diag_fini(&d);
+        return -1;
+    }
+    struct eng_run_opts o = {threads, smt, memt, ENG_PIN_NONE, NULL, NULL, NULL};
+    char err[256];
+    int rc = eng_run(synth_engine(m), &o, res, err, sizeof err);
+    if (rc != 0)
+        tap_diag("eng_run: %s", err);
+    s->overflow = 0;
+    for (unsigned t = 0; rc == 0 && t < res->threads; t++)
+        s->overflow += res->per_thread[t].msgs_overflow;
+    synth_collect(m, out);
+    synth_destroy(m);
+    diag_fini(&d);
+    return rc;
+}
+
+static int same_stats(const struct synth_unit_stats *a, const struct synth_unit_stats *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (memcmp(&a[i], &b[i], sizeof a[i]) != 0) {
+            tap_diag("unit %u differs: served %llu/%llu checksum %016llx/%016llx last %llu/%llu", i,
+                     (unsigned long long)a[i].served, (unsigned long long)b[i].served,
+                     (unsigned long long)a[i].checksum, (unsigned long long)b[i].checksum,
+                     (unsigned long long)a[i].last_ps, (unsigned long long)b[i].last_ps);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static uint64_t total_served(const struct synth_unit_stats *a, unsigned n)
+{
+    uint64_t t = 0;
+    for (unsigned i = 0; i < n; i++)
+        t += a[i].served;
+    return t;
+}
+
+static void exact_vs_reference(const char *label, struct setup *s)
+{
+    struct synth_shape sh;
+    synth_shape_compute(&s->sc, &s->clk, s->min_lat, &sh);
+    unsigned n = sh.n_units;
+    struct synth_unit_stats *ref = calloc(n, sizeof *ref), *got = calloc(n, sizeof *got);
+    synth_ref_run(&s->sc, &s->clk, s->min_lat, ref);
+    uint64_t want_served = (uint64_t)n * s->sc.jobs * s->sc.hops;
+    TAP_EQ_U64(total_served(ref, n), want_served, "%s: reference serves every job hop", label);
+
+    const unsigned thr[] = {1, 2, 3, 4, 8};
+    for (size_t i = 0; i < ARRAY_LEN(thr); i++) {
+        struct eng_result res;
+        int rc = run_engine(s, thr[i], 0, 0, got, &res);
+        TAP_OK(rc == 0 && res.finish == ENG_FINISH_IDLE && same_stats(got, ref, n),
+               "%s: exact mode, --threads %u (used %u) equals the sequential reference", label, thr[i],
+               res.threads);
+    }
+    if (s->sc.sm_partitions >= 2 && s->sc.mem_partitions >= 1) {
+        struct eng_result res;
+        int rc = run_engine(s, 0, 2, 1, got, &res);
+        TAP_OK(rc == 0 && res.threads == 3 && same_stats(got, ref, n),
+               "%s: exact mode, --sm-threads 2 --mem-threads 1 equals the reference", label);
+    }
+    free(ref);
+    free(got);
+}
+
+static void relaxed_across_threads(const char *label, struct setup *s, unsigned mult)
+{
+    struct synth_shape sh;
+    synth_shape_compute(&s->sc, &s->clk, s->min_lat, &sh);
+    unsigned n = sh.n_units;
+    struct setup r = *s;
+    r.ec.relaxed = true;
+    r.ec.quantum_ps = sh.lookahead * mult;
+    struct synth_unit_stats *one = calloc(n, sizeof *one), *got = calloc(n, sizeof *got);
+    struct eng_result res;
+    int rc = run_engine(&r, 1, 0, 0, one, &res);
+    TAP_OK(rc == 0 && total_served(one, n) == (uint64_t)n * s->sc.jobs * s->sc.hops,
+           "%s: relaxed Q=%uL completes on one thread", label, mult);
+    const unsigned thr[] = {2, 3, 4, 8};
+    for (size_t i = 0; i < ARRAY_LEN(thr); i++) {
+        rc = run_engine(&r, thr[i], 0, 0, got, &res);
+        TAP_OK(rc == 0 && same_stats(got, one, n), "%s: relaxed Q=%uL, --threads %u equals --threads 1", label,
+               mult, thr[i]);
+    }
+    free(one);
+    free(got);
+}
+
+int main(void)
+{
+    tap_no_plan();
+    struct setup s;
+
+    default_setup(&s);
+    exact_vs_reference("default", &s);
+    relaxed_across_threads("default", &s, 4);
+    relaxed_across_threads("default", &s, 16);
+
+    /* Heavier traffic, zero latency spread (many equal arrival times: the
+     * tie-break by source and sequence must decide), tiny rings. */
+    default_setup(&s);
+    s.sc.jobs = 16;
+    s.sc.hops = 60;
+    s.sc.latency_spread_ps = 0;
+    s.sc.max_service = 3;
+    s.ec.ring_slots = 16;
+    exact_vs_reference("ties+tiny rings", &s);
+    TAP_OK(s.overflow > 0, "tiny rings: the overflow path was taken (%llu messages)",
+           (unsigned long long)s.overflow);
+
+    /* Uneven shape: memory-only and one-unit partitions. */
+    default_setup(&s);
+    s.sc.sm_partitions = 5;
+    s.sc.mem_partitions = 3;
+    s.sc.units_per_partition = 1;
+    s.sc.hops = 100;
+    exact_vs_reference("5+3x1", &s);
+
+    default_setup(&s);
+    s.sc.sm_partitions = 0;
+    s.sc.mem_partitions = 6;
+    s.sc.units_per_partition = 3;
+    s.sc.hops = 80;
+    exact_vs_reference("mem-only", &s);
+
+    /* A long idle gap: huge latencies, few jobs: time must jump. */
+    default_setup(&s);
+    s.sc.jobs = 1;
+    s.sc.hops = 20;
+    s.sc.latency_spread_ps = 50000000; /* 50 us */
+    {
+        struct synth_shape sh;
+        synth_shape_compute(&s.sc, &s.clk, s.min_lat, &sh);
+        struct synth_unit_stats *got = calloc(sh.n_units, sizeof *got);
+        struct synth_unit_stats *ref = calloc(sh.n_units, sizeof *ref);
+        synth_ref_run(&s.sc, &s.clk, s.min_lat, ref);
+        struct eng_result res;
+        int rc = run_engine(&s, 2, 0, 0, got, &res);
+        TAP_OK(rc == 0 && same_stats(got, ref, sh.n_units), "idle gaps: equals the reference");
+        TAP_OK(res.quanta_skipped > res.quanta, "idle gaps: most quanta are jumped over (%llu run, %llu skipped)",
+               (unsigned long long)res.quanta, (unsigned long long)res.quanta_skipped);
+        free(got);
+        free(ref);
+    }
+
+    /* Exact mode refuses Q > L and names the key. */
+    default_setup(&s);
+    {
+        struct synth_shape sh;
+        synth_shape_compute(&s.sc, &s.clk, s.min_lat, &sh);
+        s.ec.quantum_ps = sh.lookahead + 1;
+        struct diag d;
+        diag_init(&d);
+        struct synth_model *m = synth_create(&s.sc, &s.ec, &s.clk, s.min_lat, &d);
+        TAP_OK(m == NULL && diag_count(&d) == 1, "Q > L without relaxed mode is refused");
+        char *msg = diag_join(&d);
+        TAP_CONTAINS(msg, "engine.quantum", "the error names engine.quantum");
+        TAP_CONTAINS(msg, "engine.relaxed", "the error suggests engine.relaxed");
+        free(msg);
+        diag_fini(&d);
+        synth_destroy(m);
+        s.ec.relaxed = true;
+        diag_init(&d);
+        m = synth_create(&s.sc, &s.ec, &s.clk, s.min_lat, &d);
+        TAP_OK(m != NULL && diag_count(&d) == 0, "the same Q is accepted in relaxed mode");
+        synth_destroy(m);
+        diag_fini(&d);
+    }
+
+    /* Bad thread options are reported, not fatal. */
+    default_setup(&s);
+    {
+        struct diag d;
+        diag_init(&d);
+        struct synth_model *m = synth_create(&s.sc, &s.ec, &s.clk, s.min_lat, &d);
+        struct eng_run_opts o = {0, 100, 1, ENG_PIN_NONE, NULL, NULL, NULL};
+        struct eng_result res;
+        char err[256] = "";
+        int rc = eng_run(synth_engine(m), &o, &res, err, sizeof err);
+        TAP_OK(rc == -1, "--sm-threads larger than the SM partitions is refused");
+        TAP_CONTAINS(err, "--sm-threads", "the message names the option");
+        synth_destroy(m);
+        diag_fini(&d);
+    }
+    return tap_exit();
+}
