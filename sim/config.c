@@ -262,8 +262,8 @@ static const char *scan_number(const char *s, struct num *n, bool allow_hex)
         if (!isxdigit((unsigned char)*p))
             return NULL;
         for (; isxdigit((unsigned char)*p); p++) {
-            unsigned dgt = isdigit((unsigned char)*p) ? (unsigned)(*p - '0')
-                                                      : (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
+            int ch = tolower((unsigned char)*p);
+            unsigned dgt = isdigit(ch) ? (unsigned)(ch - '0') : (unsigned)(ch - 'a' + 10);
             if (n->ip > (UINT64_MAX - dgt) / 16)
                 n->overflow = true;
             else

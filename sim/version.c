@@ -1,6 +1,8 @@
 /* sim/version.c: build identity; the strings come from CMake definitions. */
 #include "sim/version.h"
 
+#include "gpusim.h"
+
 #ifndef GPUSIM_VERSION
 #define GPUSIM_VERSION "unknown"
 #endif
@@ -8,3 +10,5 @@
 
 const char *sim_version(void) { return GPUSIM_VERSION; }
 const char *sim_git_revision(void) { return GPUSIM_GIT_REV; }
+
+const char *gs_version(void) { return GPUSIM_VERSION " (git " GPUSIM_GIT_REV ")"; }

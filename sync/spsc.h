@@ -95,18 +95,24 @@ static inline void spsc_release(struct spsc_ring *r)
  *   bool name_pop(struct spsc_ring *r, T *slots, T *out)
  *   T   *name_reserve(struct spsc_ring *r, T *slots)   (NULL when full) + spsc_commit
  *   T   *name_peek(struct spsc_ring *r, T *slots)      (NULL when empty) + spsc_release */
+#if defined(__GNUC__)
+#define SPSC_MAYBE_UNUSED __attribute__((unused))
+#else
+#define SPSC_MAYBE_UNUSED
+#endif
+
 #define SPSC_RING_DEFINE(name, T)                                                                 \
-    static inline T *name##_reserve(struct spsc_ring *r, T *slots)                                \
+    static inline SPSC_MAYBE_UNUSED T *name##_reserve(struct spsc_ring *r, T *slots)                                \
     {                                                                                             \
         int64_t i = spsc_reserve(r);                                                              \
         return i < 0 ? NULL : &slots[i];                                                          \
     }                                                                                             \
-    static inline T *name##_peek(struct spsc_ring *r, T *slots)                                   \
+    static inline SPSC_MAYBE_UNUSED T *name##_peek(struct spsc_ring *r, T *slots)                                   \
     {                                                                                             \
         int64_t i = spsc_peek(r);                                                                 \
         return i < 0 ? NULL : &slots[i];                                                          \
     }                                                                                             \
-    static inline bool name##_push(struct spsc_ring *r, T *slots, const T *v)                     \
+    static inline SPSC_MAYBE_UNUSED bool name##_push(struct spsc_ring *r, T *slots, const T *v)                     \
     {                                                                                             \
         T *s = name##_reserve(r, slots);                                                          \
         if (!s)                                                                                   \
@@ -115,7 +121,7 @@ static inline void spsc_release(struct spsc_ring *r)
         spsc_commit(r);                                                                           \
         return true;                                                                              \
     }                                                                                             \
-    static inline bool name##_pop(struct spsc_ring *r, T *slots, T *out)                          \
+    static inline SPSC_MAYBE_UNUSED bool name##_pop(struct spsc_ring *r, T *slots, T *out)                          \
     {                                                                                             \
         T *s = name##_peek(r, slots);                                                             \
         if (!s)                                                                                   \

@@ -1,0 +1,86 @@
+/* gpusim.h: the public runtime API of gpusim.
+ *
+ * Modelled on the CUDA driver API so host code ports line by line:
+ * a context (one simulated GPU with its configuration), modules loaded from
+ * PTX text, functions looked up by name, device memory, copies, kernel
+ * launches and synchronisation. Every call returns 0 on success or a
+ * negative GS_ERR_* code; gs_last_error() holds the message. Contexts are
+ * independent: several can live in one process, used from different host
+ * threads (one thread per context at a time).
+ *
+ * Link with: cc app.c $(pkg-config --cflags --libs gpusim)
+ */
+#ifndef GPUSIM_H
+#define GPUSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* X(name, value, description): the single list of error codes. */
+#define GS_ERR_MAP(X)                                                                        \
+    X(GS_OK, 0, "success")                                                                   \
+    X(GS_ERR_INVALID_VALUE, -1, "invalid argument")                                         \
+    X(GS_ERR_CONFIG, -2, "configuration error")                                             \
+    X(GS_ERR_NOT_FOUND, -3, "not found")                                                    \
+    X(GS_ERR_IO, -4, "file could not be read or written")                                   \
+    X(GS_ERR_PTX, -5, "malformed or unsupported PTX")                                       \
+    X(GS_ERR_OUT_OF_MEMORY, -6, "out of device or host memory")                             \
+    X(GS_ERR_LAUNCH, -7, "invalid launch configuration")                                    \
+    X(GS_ERR_EXEC, -8, "kernel execution fault")                                            \
+    X(GS_ERR_INTERRUPTED, -9, "interrupted")                                                \
+    X(GS_ERR_WATCHDOG, -10, "no forward progress (watchdog)")                               \
+    X(GS_ERR_UNSUPPORTED, -11, "unsupported feature")                                       \
+    X(GS_ERR_STATE, -12, "call not valid in the current state")
+
+enum gs_err {
+#define GS_ERR_ENUM_(name, value, desc) name = value,
+    GS_ERR_MAP(GS_ERR_ENUM_)
+#undef GS_ERR_ENUM_
+};
+
+/* "GS_ERR_PTX" etc.; "GS_ERR_UNKNOWN" for a value not in the list. */
+const char *gs_error_name(int err);
+/* One-line description of an error code. */
+const char *gs_error_string(int err);
+/* "0.1.0 (git <rev>)" */
+const char *gs_version(void);
+
+typedef struct gs_ctx gs_ctx;
+typedef struct gs_module gs_module;
+typedef struct gs_function gs_function;
+
+/* config: preset name ("gtx480"), .cfg path, or NULL for the default preset;
+ * overrides: NULL-terminated "key=value" strings, or NULL. NULL on error:
+ * gs_last_error(NULL) then says why. */
+gs_ctx *gs_ctx_create(const char *config, const char *const *overrides);
+void gs_ctx_destroy(gs_ctx *ctx);
+/* Last message for ctx; with NULL, the calling thread's last message. */
+const char *gs_last_error(const gs_ctx *ctx);
+
+int gs_module_load(gs_ctx *ctx, const char *ptx_path, gs_module **out);
+int gs_module_load_data(gs_ctx *ctx, const char *ptx_text, gs_module **out);
+int gs_module_get_function(gs_module *m, const char *name, gs_function **out);
+
+int gs_mem_alloc(gs_ctx *ctx, uint64_t *dptr, size_t bytes);
+int gs_mem_free(gs_ctx *ctx, uint64_t dptr);
+int gs_memcpy_htod(gs_ctx *ctx, uint64_t dst, const void *src, size_t n);
+int gs_memcpy_dtoh(gs_ctx *ctx, void *dst, uint64_t src, size_t n);
+int gs_memset_d8(gs_ctx *ctx, uint64_t dst, unsigned char v, size_t n);
+
+/* params as in cuLaunchKernel: params[i] points at argument i's value; sizes
+ * come from the kernel's .param declarations. */
+int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                     unsigned bz, unsigned shared_bytes, void **params);
+/* Runs launched work to completion. */
+int gs_ctx_synchronize(gs_ctx *ctx);
+int gs_stats_write(gs_ctx *ctx, const char *json_path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUSIM_H */
