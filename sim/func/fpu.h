@@ -1,0 +1,38 @@
+/* sim/func/fpu.h: scalar PTX arithmetic for the functional executor.
+ *
+ * What is modelled: the value semantics of the PTX ISA's ALU, FPU and
+ * conversion instructions on one lane: integer wrap-around, shift clamping,
+ * saturation, bit-field operations, IEEE rounding modes (.rn/.rz/.rm/.rp and
+ * the integer .rni/.rzi/.rmi/.rpi), .ftz, .sat, NaN and infinities, f16/bf16
+ * storage formats. fp32 NaN results are the canonical 0x7fffffff that
+ * NVIDIA GPUs produce; fp64 NaNs are the host's.
+ *
+ * What is not modelled: bit-exact .approx transcendental results (host libm
+ * is used: at least as accurate as the SFU), f16 FMA is computed in fp32 then
+ * rounded (double rounding possible).
+ *
+ * Values are 64-bit register slots; narrower types live in the low bits and
+ * every function reads only the bits of its type.
+ */
+#ifndef GPUSIM_SIM_FUNC_FPU_H
+#define GPUSIM_SIM_FUNC_FPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/ptx/ir.h"
+
+/* Result of a one-destination ALU/FPU/conversion instruction on one lane
+ * with sources s[0..3] (absent sources are 0). Sets *bad when the
+ * instruction/type combination is not supported (the caller faults). */
+uint64_t fpu_eval(const struct ptx_insn *in, const uint64_t *s, bool *bad);
+/* setp/set comparison of a and b with in->cmp and in->type2 (set) or in->type. */
+bool fpu_compare(enum ptx_cmp cmp, enum ptx_type t, uint64_t a, uint64_t b, bool ftz);
+/* Atomic / reduction operation: new value stored for old value `old`, operand
+ * b (and c for cas), on type t. */
+uint64_t fpu_atomic(enum ptx_aop op, enum ptx_type t, uint64_t old, uint64_t b, uint64_t c,
+                    bool *bad);
+/* Sign- or zero-extend the low bytes*8 bits of v according to t. */
+uint64_t fpu_extend(uint64_t v, enum ptx_type t);
+
+#endif /* GPUSIM_SIM_FUNC_FPU_H */

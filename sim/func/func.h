@@ -1,0 +1,115 @@
+/* sim/func/func.h: the functional executor (sim.mode = functional).
+ *
+ * What is modelled: the architectural effect of a kernel launch. Warps of
+ * 32 lanes interpret the pre-decoded PTX of sim/ptx/ir.h; each warp has
+ * one 64-bit slot per virtual register per lane, a SIMT reconvergence stack
+ * of {pc, reconvergence pc, active mask} driven by the IR's immediate
+ * post-dominator PCs, predicated execution, call frames for .func, and the
+ * PTX memory spaces (global/const in the context's device memory, shared per
+ * CTA, local per thread, param per launch/call). Loads, stores and atomics
+ * act on the backing store at once, in program order per warp.
+ *
+ * What is not modelled: time. There are no caches, no latencies and no
+ * memory-ordering effects: every access is immediately visible to every
+ * other warp (which is a legal, sequentially consistent execution of a PTX
+ * program). Transcendental .approx results come from the host libm and are
+ * not bit-identical to a GPU's SFU.
+ *
+ * Scheduling: up to `max_resident_ctas` CTAs are resident at once (the
+ * occupancy limit x SMs). Their warps are run round-robin, FUNC_SLICE warp
+ * instructions per turn, so a warp spinning on a flag written by another
+ * warp or CTA makes progress. A finished CTA's slot takes the next CTA in
+ * linear order. The interleaving is deterministic.
+ *
+ * Generic address layout (64-bit, chosen by us; cvta converts):
+ *   [0, 0x1_0000_0000)                          unmapped (NULL pages)
+ *   [DEVMEM_BASE, FUNC_GEN_SHARED_BASE)         global and const (identity)
+ *   [FUNC_GEN_SHARED_BASE, +FUNC_GEN_WINDOW)    shared window of the CTA
+ *                                               of the accessing thread
+ *   [FUNC_GEN_LOCAL_BASE,  +FUNC_GEN_WINDOW)    local window of the thread
+ *   [FUNC_GEN_PARAM_BASE,  +FUNC_GEN_WINDOW)    kernel parameter buffer
+ *                                               (read-only)
+ */
+#ifndef GPUSIM_SIM_FUNC_FUNC_H
+#define GPUSIM_SIM_FUNC_FUNC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/common.h"
+#include "sim/stats.h"
+
+struct ptx_module;
+struct ptx_func;
+struct devmem;
+
+#define FUNC_GEN_SHARED_BASE 0x700000000000ull
+#define FUNC_GEN_LOCAL_BASE 0x710000000000ull
+#define FUNC_GEN_PARAM_BASE 0x720000000000ull
+#define FUNC_GEN_WINDOW 0x100000000ull /* 4 GiB per window */
+
+#define FUNC_WARP 32            /* lanes per warp */
+#define FUNC_SLICE 64           /* warp instructions per scheduling turn */
+#define FUNC_MAX_CALL_DEPTH 32  /* .func frames per warp beyond the kernel */
+#define FUNC_MAX_BARRIERS 16    /* named barriers per CTA (bar.sync 0..15) */
+
+/* Counters of the functional executor, one set per context (singleton
+ * group "func" in the stats registry). All counts are since context
+ * creation; the registry's per-kernel records give per-launch values. */
+struct func_stats {
+    uint64_t kernels;        /* kernel launches completed */
+    uint64_t ctas;           /* CTAs completed */
+    uint64_t warp_insts;     /* warp instructions issued (guard false included) */
+    uint64_t thread_insts;   /* thread instructions executed (active and guard true) */
+    uint64_t int_insts;      /* thread instructions: integer / bit / predicate ALU */
+    uint64_t fp32_insts;     /* thread instructions: fp32 (and f16) ALU */
+    uint64_t fp64_insts;     /* thread instructions: fp64 ALU */
+    uint64_t sfu_insts;      /* thread instructions: rcp/sqrt/rsqrt/sin/cos/lg2/ex2/tanh, float div */
+    uint64_t ld_global, st_global; /* thread accesses to global (ld/st, generic resolved) */
+    uint64_t ld_shared, st_shared; /* thread accesses to shared */
+    uint64_t ld_local, st_local;   /* thread accesses to local */
+    uint64_t ld_param, st_param;   /* thread accesses to param (kernel and call) */
+    uint64_t ld_const;             /* thread accesses to const */
+    uint64_t atomics;        /* thread atom/red operations */
+    uint64_t branches;       /* warp branch instructions (bra) */
+    uint64_t divergent_branches; /* warp branches that split the active mask */
+    uint64_t barriers;       /* warp arrivals at bar/barrier */
+    uint64_t calls;          /* warp call instructions */
+    struct stat_avg active_lanes; /* active lanes per warp instruction (lanes) */
+};
+
+/* Register every field with the registry (group "func", singleton). */
+void func_stats_register(struct func_stats *st, struct stats *reg);
+
+/* One kernel launch. */
+struct func_launch {
+    const struct ptx_module *mod;
+    const struct ptx_func *fn;     /* the .entry */
+    const uint64_t *modvar_addr;   /* device address of each module variable
+                                      (global/const), mod->n_vars entries */
+    struct devmem *mem;            /* the context's device memory */
+    uint32_t grid[3];              /* CTAs per dimension */
+    uint32_t block[3];             /* threads per dimension */
+    uint32_t dyn_shared_bytes;     /* dynamic shared memory per CTA (bytes) */
+    const uint8_t *params;         /* kernel parameter buffer, fn->param_bytes */
+    uint32_t max_resident_ctas;    /* CTAs run concurrently (>= 1) */
+    uint32_t n_sm;                 /* for %nsmid / %smid */
+    struct func_stats *st;         /* counters to update */
+    char *err;                     /* message on failure */
+    size_t err_len;                /* bytes at err */
+};
+
+/* Run the launch to completion. 0 on success; GS_ERR_EXEC (fault: bad
+ * address, trap, deadlock, unsupported instruction at run time) or
+ * GS_ERR_OUT_OF_MEMORY with a message naming kernel, CTA, thread, PC. */
+int func_run(const struct func_launch *l);
+
+/* Occupancy rule of spec/baseline-gpu.md 2.1: CTAs per SM. Threads are
+ * padded to whole warps and registers per thread to a multiple of 4;
+ * regs_per_thread 0 or smem_per_cta 0 drop those terms. Returns 0 when one
+ * CTA does not fit at all. */
+uint32_t func_ctas_per_sm(uint32_t threads_per_cta, uint32_t regs_per_thread,
+                          uint64_t smem_per_cta, uint32_t cta_slots, uint32_t max_threads,
+                          uint32_t n_regs, uint64_t smem_size);
+
+#endif /* GPUSIM_SIM_FUNC_FUNC_H */

@@ -1,0 +1,234 @@
+/* sim/ptx/internal.h: private interfaces between the PTX front-end files.
+ *
+ * Not part of the simulator's API (that is sim/ptx/ptx.h + ir.h). Holds the
+ * token type and lexer, the parser context shared by parser.c (module
+ * structure, declarations, scopes) and insn.c (instruction decoding), the
+ * growable-array helper, and the analysis entry points called from
+ * ptx_parse(). All state lives in a struct ptx_parser allocated per parse:
+ * there is no file-scope mutable state anywhere in sim/ptx/.
+ */
+#ifndef GPUSIM_SIM_PTX_INTERNAL_H
+#define GPUSIM_SIM_PTX_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/diag.h"
+#include "sim/ptx/ir.h"
+
+/* ------------------------------------------------------------- arrays */
+/* Make room for `need` elements of size `elem` in *p (capacity *cap);
+ * doubles the capacity; panics on out-of-memory (simulator resource
+ * failure, not a user error). */
+void ptx_grow(void **p, size_t elem, uint32_t *cap, size_t need);
+#define PTX_PUSH(arr, n, cap) \
+    (ptx_grow((void **)&(arr), sizeof *(arr), &(cap), (size_t)(n) + 1), &(arr)[(n)++])
+
+void *ptx_xcalloc(size_t n, size_t size);
+char *ptx_strndup(const char *s, size_t n);
+
+/* ------------------------------------------------------------- lexer */
+enum ptx_tok_kind {
+    TK_EOF,
+    TK_IDENT,  /* name, opcode with modifiers (ld.global.u32), %reg, %tid.x, $label */
+    TK_DIR,    /* directive or type word starting with '.': .reg .u32 .entry */
+    TK_INT,    /* integer literal; ival (unsigned 64-bit, before any '-') */
+    TK_FLOAT,  /* 0fXXXXXXXX (fbits, fwidth 4), 0dXXXX... (fwidth 8), or decimal (fval, fwidth 0) */
+    TK_STRING, /* "..." (s/len include the quotes) */
+    TK_PUNCT,  /* one of , ; : { } [ ] ( ) < > + - ! | @ = */
+    TK_ERROR,  /* lexical error, already reported */
+};
+
+struct ptx_tok {
+    uint8_t kind;     /* enum ptx_tok_kind */
+    char punct;       /* TK_PUNCT: the character */
+    uint8_t fwidth;   /* TK_FLOAT: 4, 8 or 0 (decimal) */
+    const char *s;    /* start in the source text */
+    uint32_t len;     /* bytes */
+    uint32_t line;    /* 1-based */
+    uint32_t col;     /* 1-based, bytes */
+    uint64_t ival;    /* TK_INT value; TK_FLOAT fwidth 4/8 bit pattern */
+    double fval;      /* TK_FLOAT decimal value */
+};
+
+struct ptx_lexer {
+    const char *p;          /* next byte */
+    const char *end;        /* one past the text */
+    const char *line_start; /* start of the current line (columns) */
+    uint32_t line;          /* current line */
+    struct ptx_parser *ps;  /* for error reporting */
+};
+
+void ptx_lex_init(struct ptx_lexer *lx, const char *text, size_t len, struct ptx_parser *ps);
+struct ptx_tok ptx_lex_next(struct ptx_lexer *lx);
+
+/* ------------------------------------------------------- parser state */
+/* A name binding (register, register range, variable, param, function). */
+enum psym_kind { PSYM_REG, PSYM_RANGE, PSYM_MODVAR, PSYM_FVAR, PSYM_PARAM, PSYM_FUNC };
+
+struct psym {
+    const char *name;   /* points into the source text (or a range prefix) */
+    uint32_t len;
+    uint8_t kind;       /* enum psym_kind */
+    uint8_t type;       /* REG/RANGE: declared type */
+    uint32_t count;     /* RANGE: names prefix0 .. prefix(count-1) */
+    int32_t idx;        /* REG: vreg (-1 until first use); MODVAR/FVAR/PARAM/FUNC: index */
+    int32_t *range_vregs; /* RANGE: vreg per suffix, -1 until first use (owned) */
+    int32_t prev_same;  /* older binding of the same name (shadowed), -1 none */
+    uint32_t depth;     /* scope depth of the declaration (0 = module) */
+    uint32_t line, col; /* declaration */
+};
+
+/* One open scope ('{' nesting level inside a function, or the module). */
+struct pframe {
+    uint32_t sym_height; /* n_syms when the scope opened */
+    uint64_t args_top;   /* call-site param allocation pointer to restore */
+    uint32_t scope_id;   /* label scope id */
+};
+
+struct pmap_slot {
+    const char *key; /* NULL = empty */
+    uint32_t len;
+    int32_t head;    /* newest binding index, -1 = none currently */
+};
+
+struct pmap {
+    struct pmap_slot *slots;
+    uint32_t cap;   /* power of two */
+    uint32_t used;  /* slots with a key */
+};
+
+/* A branch/label reference waiting for the end of the function. */
+struct plabel_ref {
+    uint32_t insn;       /* instruction index */
+    uint32_t scope;      /* scope of the reference */
+    const char *name;
+    uint32_t len;
+    uint32_t line, col;
+};
+
+/* A label definition. */
+struct plabel {
+    const char *name;
+    uint32_t len;
+    uint32_t scope;
+    uint32_t pc;
+    int32_t prev_same; /* older label with the same name, -1 none */
+};
+
+/* A call target waiting for the end of the module. */
+struct pcall_ref {
+    uint32_t func;    /* caller index */
+    uint32_t insn;
+    const char *name;
+    uint32_t len;
+    uint32_t line, col;
+};
+
+#define PTX_LOOKAHEAD 3
+
+struct ptx_parser {
+    const char *file;     /* for messages */
+    struct diag *d;
+    uint32_t n_errors;    /* reported by this parse */
+    bool stop;            /* error cap reached: unwind quickly */
+
+    struct ptx_lexer lx;
+    struct ptx_tok la[PTX_LOOKAHEAD]; /* lookahead ring */
+    uint32_t la_head, la_n;
+
+    struct ptx_module *m;
+    uint32_t funcs_cap, mvars_cap;
+
+    /* Scoped symbol table (module, function, nested blocks). */
+    struct psym *syms;
+    uint32_t n_syms, syms_cap;
+    struct pmap names;     /* full names */
+    struct pmap ranges;    /* register range prefixes */
+    uint32_t depth;        /* 0 = module */
+    struct pframe *frames; /* open scopes, frames[depth] */
+    uint32_t frames_cap;
+
+    /* Current function body. */
+    struct ptx_func *fn;
+    uint32_t insns_cap, regs_cap, vars_cap, labels_cap, cargs_cap, params_cap;
+    uint32_t *scope_parent; /* scope id -> parent id (scope 0 = function body) */
+    uint32_t n_scopes, scopes_cap;
+    uint32_t cur_scope;
+    struct plabel *plabels;
+    uint32_t n_plabels, plabels_cap;
+    struct pmap label_map;
+    struct plabel_ref *lrefs;
+    uint32_t n_lrefs, lrefs_cap;
+    uint64_t args_top;      /* call-site param scratch allocation pointer */
+
+    struct pcall_ref *crefs;
+    uint32_t n_crefs, crefs_cap;
+};
+
+/* Report an error at a token: "file:line:col: msg". Counts toward the cap. */
+void ptx_error(struct ptx_parser *ps, uint32_t line, uint32_t col, const char *fmt, ...)
+    PRINTF_LIKE(4, 5);
+
+/* Token stream (parser.c). */
+const struct ptx_tok *ptx_peek(struct ptx_parser *ps, unsigned k);
+struct ptx_tok ptx_take(struct ptx_parser *ps);
+bool ptx_is_punct(const struct ptx_tok *t, char c);
+bool ptx_tok_is(const struct ptx_tok *t, const char *word);
+/* Skip to just after the next ';' (or to a '}' / EOF, not consumed). */
+void ptx_sync_stmt(struct ptx_parser *ps);
+
+/* Symbols (parser.c). */
+int32_t ptx_sym_lookup(struct ptx_parser *ps, const char *name, uint32_t len);
+/* Resolve a register name to a vreg (creating it on first use); -1 and an
+ * error if it is not a declared register. */
+int32_t ptx_reg_ref(struct ptx_parser *ps, const struct ptx_tok *t);
+
+/* Instructions (insn.c): parse one instruction whose opcode token is next
+ * (guard already consumed: guard vreg or -1). Appends to ps->fn on success;
+ * on error reports and resynchronises. */
+void ptx_parse_insn(struct ptx_parser *ps, int32_t guard, bool guard_neg, uint32_t gline,
+                    uint32_t gcol);
+/* Parse a type word (".u32"); PTX_T_NONE if it is not one. */
+enum ptx_type ptx_type_from_word(const char *s, uint32_t len);
+enum ptx_space ptx_space_from_word(const char *s, uint32_t len);
+/* Convert a literal (TK_INT/TK_FLOAT, negated when neg) to the 64-bit bit
+ * pattern of an operand of type `type`; false (error reported) if the
+ * literal cannot be one. */
+bool ptx_literal_bits(struct ptx_parser *ps, const struct ptx_tok *t, bool neg,
+                      enum ptx_type type, uint64_t *bits);
+
+/* module.c: after the whole text is read: call resolution, memory layout,
+ * then CFG and passes per function (only when there were no errors). */
+void ptx_module_finish(struct ptx_parser *ps);
+/* parser.c: parse the whole token stream into ps->m. */
+void ptx_parse_module(struct ptx_parser *ps);
+/* parser.c: free the parser's own tables (not the module). */
+void ptx_parser_fini(struct ptx_parser *ps);
+/* Free one function's arrays (module.c). */
+void ptx_func_free_contents(struct ptx_func *fn);
+
+/* ------------------------------------------------------- analyses */
+/* cfg.c: build blocks, post-dominators and per-branch reconvergence PCs. */
+void ptx_cfg_build(struct ptx_func *fn);
+void ptx_cfg_free(struct ptx_cfg *cfg);
+/* passes.c: run the pass pipeline (liveness, regalloc, ...) on fn. */
+void ptx_passes_run(struct ptx_func *fn);
+/* liveness.c */
+void ptx_liveness_compute(struct ptx_func *fn);
+void ptx_liveness_free(struct ptx_liveness *lv);
+/* regalloc.c */
+void ptx_regalloc_run(struct ptx_func *fn);
+
+static inline bool ptx_bit_test(const uint64_t *set, uint32_t i)
+{
+    return (set[i >> 6] >> (i & 63)) & 1u;
+}
+static inline void ptx_bit_set(uint64_t *set, uint32_t i) { set[i >> 6] |= 1ull << (i & 63); }
+static inline void ptx_bit_clear(uint64_t *set, uint32_t i)
+{
+    set[i >> 6] &= ~(1ull << (i & 63));
+}
+
+#endif /* GPUSIM_SIM_PTX_INTERNAL_H */

@@ -1,0 +1,440 @@
+/* sim/runtime.c: the public gs_* API (include/gpusim.h) on top of the
+ * functional executor.
+ *
+ * What is modelled: the host side of a CUDA driver-API program: contexts
+ * with a configuration, device memory allocation and copies, PTX module
+ * loading, kernel parameter marshalling, launch validation and statistics.
+ *
+ * Execution: a kernel runs to completion inside gs_launch_kernel (the
+ * launch is synchronous). A fault is returned by the launch itself and is
+ * also remembered, so that the next gs_ctx_synchronize returns it too (as
+ * CUDA reports asynchronous faults at synchronisation); synchronize then
+ * clears it. Only sim.mode = functional is available; timing mode returns
+ * GS_ERR_UNSUPPORTED from gs_ctx_create.
+ *
+ * Errors: every failing call stores its message in the context (read with
+ * gs_last_error(ctx)) and in a _Thread_local buffer of the calling host
+ * thread (gs_last_error(NULL)). The thread-local buffer is per host thread,
+ * not state shared between contexts or threads.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpusim.h"
+#include "sim/config.h"
+#include "sim/diag.h"
+#include "sim/json.h"
+#include "sim/ptx/ptx.h"
+#include "sim/runtime_internal.h"
+#include "sim/sim_cfg.h"
+#include "sim/version.h"
+
+/* Last message of the calling host thread (gs_last_error(NULL)). */
+static _Thread_local char tls_err[RT_ERR_LEN];
+
+static int fail(gs_ctx *ctx, int code, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static int fail(gs_ctx *ctx, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tls_err, sizeof tls_err, fmt, ap);
+    va_end(ap);
+    if (ctx)
+        snprintf(ctx->err, sizeof ctx->err, "%s", tls_err);
+    return code;
+}
+
+static void set_msg(gs_ctx *ctx, const char *msg)
+{
+    snprintf(tls_err, sizeof tls_err, "%s", msg);
+    if (ctx)
+        snprintf(ctx->err, sizeof ctx->err, "%s", msg);
+}
+
+const char *gs_last_error(const gs_ctx *ctx)
+{
+    return ctx ? ctx->err : tls_err;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------- contexts */
+gs_ctx *gs_ctx_create(const char *config, const char *const *overrides)
+{
+    gs_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        fail(NULL, GS_ERR_OUT_OF_MEMORY, "gs_ctx_create: out of host memory");
+        return NULL;
+    }
+    struct diag d;
+    diag_init(&d);
+    cfg_init(&ctx->cfg);
+    if (config)
+        cfg_load(&ctx->cfg, config, &d);
+    for (size_t i = 0; overrides && overrides[i] && diag_count(&d) == 0; i++)
+        cfg_set(&ctx->cfg, overrides[i], "override", &d);
+    if (diag_count(&d) == 0)
+        cfg_finish(&ctx->cfg, &d);
+    if (diag_count(&d) > 0) {
+        char *msg = diag_join(&d);
+        fail(NULL, GS_ERR_CONFIG, "gs_ctx_create: configuration error: %s", msg ? msg : "?");
+        free(msg);
+        diag_fini(&d);
+        cfg_fini(&ctx->cfg);
+        free(ctx);
+        return NULL;
+    }
+    diag_fini(&d);
+    if (ctx->cfg.values->sim.mode != SIM_MODE_FUNCTIONAL) {
+        fail(NULL, GS_ERR_UNSUPPORTED,
+             "gs_ctx_create: sim.mode = timing is not implemented yet; use sim.mode = functional");
+        cfg_fini(&ctx->cfg);
+        free(ctx);
+        return NULL;
+    }
+    devmem_init(&ctx->mem);
+    ctx->stats = stats_create();
+    func_stats_register(&ctx->fst, ctx->stats);
+    return ctx;
+}
+
+static void module_free(gs_module *m)
+{
+    if (!m)
+        return;
+    if (m->var_addr && m->ptx)
+        for (uint32_t i = 0; i < m->ptx->n_vars; i++)
+            if (m->var_addr[i])
+                devmem_free(&m->ctx->mem, m->var_addr[i]);
+    ptx_module_free(m->ptx);
+    free(m->var_addr);
+    free(m->funcs);
+    free(m);
+}
+
+void gs_ctx_destroy(gs_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    for (gs_module *m = ctx->mods, *n; m; m = n) {
+        n = m->next;
+        module_free(m);
+    }
+    devmem_fini(&ctx->mem);
+    stats_destroy(ctx->stats);
+    cfg_fini(&ctx->cfg);
+    free(ctx);
+}
+
+/* -------------------------------------------------------------- modules */
+static int module_finish(gs_ctx *ctx, struct ptx_module *pm, gs_module **out)
+{
+    gs_module *m = calloc(1, sizeof *m);
+    if (!m) {
+        ptx_module_free(pm);
+        return fail(ctx, GS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
+    }
+    m->ctx = ctx;
+    m->ptx = pm;
+    m->var_addr = calloc(pm->n_vars + 1, sizeof *m->var_addr);
+    m->funcs = calloc(pm->n_funcs + 1, sizeof *m->funcs);
+    if (!m->var_addr || !m->funcs) {
+        module_free(m);
+        return fail(ctx, GS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
+    }
+    for (uint32_t i = 0; i < pm->n_funcs; i++) {
+        m->funcs[i].mod = m;
+        m->funcs[i].fn = &pm->funcs[i];
+    }
+    /* Module-scope .global and .const variables live in device memory. */
+    for (uint32_t i = 0; i < pm->n_vars; i++) {
+        const struct ptx_var *v = &pm->vars[i];
+        if ((v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST) || v->size == 0)
+            continue;
+        int rc = devmem_alloc(&ctx->mem, v->size, &m->var_addr[i]);
+        if (rc) {
+            module_free(m);
+            return fail(ctx, rc, "module load: no device memory for variable '%s' (%llu bytes)",
+                        v->name, (unsigned long long)v->size);
+        }
+        if (v->init)
+            memcpy(devmem_ptr(&ctx->mem, m->var_addr[i], v->size), v->init, v->size);
+    }
+    m->next = ctx->mods;
+    ctx->mods = m;
+    *out = m;
+    return 0;
+}
+
+int gs_module_load(gs_ctx *ctx, const char *ptx_path, gs_module **out)
+{
+    if (!ctx || !ptx_path || !out)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_module_load: NULL argument");
+    struct diag d;
+    diag_init(&d);
+    struct ptx_module *pm = NULL;
+    int rc = ptx_load_file(ptx_path, &pm, &d);
+    if (rc != PTX_OK) {
+        char *msg = diag_join(&d);
+        int code = rc == PTX_ERR_IO ? GS_ERR_IO : GS_ERR_PTX;
+        fail(ctx, code, "gs_module_load: %s", msg && *msg ? msg : ptx_path);
+        free(msg);
+        diag_fini(&d);
+        return code;
+    }
+    diag_fini(&d);
+    return module_finish(ctx, pm, out);
+}
+
+int gs_module_load_data(gs_ctx *ctx, const char *ptx_text, gs_module **out)
+{
+    if (!ctx || !ptx_text || !out)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_module_load_data: NULL argument");
+    struct diag d;
+    diag_init(&d);
+    struct ptx_module *pm = NULL;
+    int rc = ptx_parse(ptx_text, strlen(ptx_text), "<data>", &pm, &d);
+    if (rc != PTX_OK) {
+        char *msg = diag_join(&d);
+        fail(ctx, GS_ERR_PTX, "gs_module_load_data: %s", msg && *msg ? msg : "parse error");
+        free(msg);
+        diag_fini(&d);
+        return GS_ERR_PTX;
+    }
+    diag_fini(&d);
+    return module_finish(ctx, pm, out);
+}
+
+int gs_module_get_function(gs_module *m, const char *name, gs_function **out)
+{
+    if (!m || !name || !out)
+        return fail(m ? m->ctx : NULL, GS_ERR_INVALID_VALUE, "gs_module_get_function: NULL argument");
+    const struct ptx_func *fn = ptx_module_find(m->ptx, name);
+    if (!fn || !fn->is_entry || !fn->has_body)
+        return fail(m->ctx, GS_ERR_NOT_FOUND, "gs_module_get_function: no kernel (.entry) named '%s' in %s",
+                    name, m->ptx->filename ? m->ptx->filename : "module");
+    *out = &m->funcs[fn->index];
+    return 0;
+}
+
+/* --------------------------------------------------------------- memory */
+int gs_mem_alloc(gs_ctx *ctx, uint64_t *dptr, size_t bytes)
+{
+    if (!ctx || !dptr)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_mem_alloc: NULL argument");
+    if (bytes == 0)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_mem_alloc: size 0");
+    int rc = devmem_alloc(&ctx->mem, bytes, dptr);
+    if (rc)
+        return fail(ctx, rc, "gs_mem_alloc: cannot allocate %zu bytes of device memory", bytes);
+    return 0;
+}
+
+int gs_mem_free(gs_ctx *ctx, uint64_t dptr)
+{
+    if (!ctx)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_mem_free: NULL context");
+    if (dptr == 0)
+        return 0;
+    if (devmem_free(&ctx->mem, dptr))
+        return fail(ctx, GS_ERR_INVALID_VALUE,
+                    "gs_mem_free: 0x%llx is not the start of a live allocation",
+                    (unsigned long long)dptr);
+    return 0;
+}
+
+static uint8_t *range(gs_ctx *ctx, const char *who, uint64_t d, size_t n, int *rc)
+{
+    uint8_t *p = devmem_ptr(&ctx->mem, d, n ? n : 1);
+    if (!p)
+        *rc = fail(ctx, GS_ERR_INVALID_VALUE,
+                   "%s: device range [0x%llx, +%zu) is not inside one live allocation", who,
+                   (unsigned long long)d, n);
+    return p;
+}
+
+int gs_memcpy_htod(gs_ctx *ctx, uint64_t dst, const void *src, size_t n)
+{
+    if (!ctx || (!src && n))
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_memcpy_htod: NULL argument");
+    if (n == 0)
+        return 0;
+    int rc = 0;
+    uint8_t *p = range(ctx, "gs_memcpy_htod", dst, n, &rc);
+    if (p)
+        memcpy(p, src, n);
+    return rc;
+}
+
+int gs_memcpy_dtoh(gs_ctx *ctx, void *dst, uint64_t src, size_t n)
+{
+    if (!ctx || (!dst && n))
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_memcpy_dtoh: NULL argument");
+    if (n == 0)
+        return 0;
+    int rc = 0;
+    uint8_t *p = range(ctx, "gs_memcpy_dtoh", src, n, &rc);
+    if (p)
+        memcpy(dst, p, n);
+    return rc;
+}
+
+int gs_memset_d8(gs_ctx *ctx, uint64_t dst, unsigned char v, size_t n)
+{
+    if (!ctx)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_memset_d8: NULL context");
+    if (n == 0)
+        return 0;
+    int rc = 0;
+    uint8_t *p = range(ctx, "gs_memset_d8", dst, n, &rc);
+    if (p)
+        memset(p, v, n);
+    return rc;
+}
+
+/* --------------------------------------------------------------- launch */
+int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                     unsigned bz, unsigned shared_bytes, void **params)
+{
+    if (!f)
+        return fail(NULL, GS_ERR_INVALID_VALUE, "gs_launch_kernel: NULL function");
+    gs_ctx *ctx = f->mod->ctx;
+    const struct ptx_func *fn = f->fn;
+    const char *name = fn->name;
+    if (!gx || !gy || !gz || !bx || !by || !bz)
+        return fail(ctx, GS_ERR_LAUNCH, "launch of '%s': zero dimension in grid (%u,%u,%u) or block (%u,%u,%u)",
+                    name, gx, gy, gz, bx, by, bz);
+    uint64_t threads = (uint64_t)bx * by * bz;
+    if (threads > RT_MAX_BLOCK_THREADS || bz > 64)
+        return fail(ctx, GS_ERR_LAUNCH,
+                    "launch of '%s': block (%u,%u,%u) has %llu threads; at most %d per CTA (and z <= 64)",
+                    name, bx, by, bz, (unsigned long long)threads, RT_MAX_BLOCK_THREADS);
+    if (gy > 65535 || gz > 65535)
+        return fail(ctx, GS_ERR_LAUNCH, "launch of '%s': grid (%u,%u,%u): y and z must be <= 65535", name,
+                    gx, gy, gz);
+    if (fn->maxntid[0] && threads > (uint64_t)fn->maxntid[0] * (fn->maxntid[1] ? fn->maxntid[1] : 1) *
+                                        (fn->maxntid[2] ? fn->maxntid[2] : 1))
+        return fail(ctx, GS_ERR_LAUNCH, "launch of '%s': %llu threads per CTA exceed its .maxntid", name,
+                    (unsigned long long)threads);
+    if (fn->reqntid[0] && (bx != fn->reqntid[0] || by != (fn->reqntid[1] ? fn->reqntid[1] : 1) ||
+                           bz != (fn->reqntid[2] ? fn->reqntid[2] : 1)))
+        return fail(ctx, GS_ERR_LAUNCH, "launch of '%s': block (%u,%u,%u) differs from its .reqntid", name,
+                    bx, by, bz);
+    uint64_t smem_static = fn->uses_dyn_shared || shared_bytes ? fn->dyn_shared_offset : fn->shared_static_bytes;
+    if (smem_static < fn->shared_static_bytes)
+        smem_static = fn->shared_static_bytes;
+    uint64_t smem = smem_static + shared_bytes;
+    if (smem > RT_SM_SMEM_BYTES)
+        return fail(ctx, GS_ERR_LAUNCH, "launch of '%s': %llu bytes of shared memory per CTA exceed %d",
+                    name, (unsigned long long)smem, RT_SM_SMEM_BYTES);
+    uint32_t per_sm = func_ctas_per_sm((uint32_t)threads, fn->regs_per_thread, smem, RT_SM_CTA_SLOTS,
+                                       RT_SM_MAX_THREADS, RT_SM_N_REGS, RT_SM_SMEM_BYTES);
+    if (per_sm == 0)
+        return fail(ctx, GS_ERR_LAUNCH,
+                    "launch of '%s': one CTA of %llu threads x %u registers does not fit an SM (%d registers)",
+                    name, (unsigned long long)threads, fn->regs_per_thread, RT_SM_N_REGS);
+    /* Parameters: params[i] points at argument i; sizes/offsets from .param.
+     * A void** carries no count, so too few arguments cannot be detected
+     * (as in CUDA); a NULL entry or NULL array with parameters is refused. */
+    uint32_t n_in = fn->n_params - fn->n_rets;
+    uint8_t *pbuf = calloc(1, fn->param_bytes + 8);
+    if (!pbuf)
+        return fail(ctx, GS_ERR_OUT_OF_MEMORY, "launch of '%s': out of host memory", name);
+    if (n_in && !params) {
+        free(pbuf);
+        return fail(ctx, GS_ERR_INVALID_VALUE, "launch of '%s': it takes %u parameters but params is NULL",
+                    name, n_in);
+    }
+    for (uint32_t i = 0; i < n_in; i++) {
+        if (!params[i]) {
+            free(pbuf);
+            return fail(ctx, GS_ERR_INVALID_VALUE, "launch of '%s': params[%u] (%s) is NULL", name, i,
+                        fn->params[i].name);
+        }
+        memcpy(pbuf + fn->params[i].offset, params[i], fn->params[i].size);
+    }
+    char err[RT_ERR_LEN] = "";
+    struct func_launch l = {
+        .mod = f->mod->ptx,
+        .fn = fn,
+        .modvar_addr = f->mod->var_addr,
+        .mem = &ctx->mem,
+        .grid = {gx, gy, gz},
+        .block = {bx, by, bz},
+        .dyn_shared_bytes = shared_bytes,
+        .params = pbuf,
+        .max_resident_ctas = per_sm * (uint32_t)ctx->cfg.values->gpu.n_sm,
+        .n_sm = (uint32_t)ctx->cfg.values->gpu.n_sm,
+        .st = &ctx->fst,
+        .err = err,
+        .err_len = sizeof err,
+    };
+    stats_kernel_begin(ctx->stats, name);
+    double t0 = now_seconds();
+    int rc = func_run(&l);
+    ctx->launch_seconds += now_seconds() - t0;
+    stats_kernel_end(ctx->stats);
+    free(pbuf);
+    if (rc) {
+        set_msg(ctx, err);
+        if (!ctx->pending_err)
+            ctx->pending_err = rc;
+    }
+    return rc;
+}
+
+int gs_ctx_synchronize(gs_ctx *ctx)
+{
+    if (!ctx)
+        return fail(NULL, GS_ERR_INVALID_VALUE, "gs_ctx_synchronize: NULL context");
+    int rc = ctx->pending_err;
+    ctx->pending_err = 0;
+    return rc;
+}
+
+/* ---------------------------------------------------------------- stats */
+static void stats_doc(struct json_writer *w, void *arg)
+{
+    gs_ctx *ctx = arg;
+    jw_obj_begin(w, NULL);
+    jw_str(w, "format", "gpusim-stats-1");
+    jw_bool(w, "complete", true);
+    jw_str(w, "git_revision", sim_git_revision());
+    cfg_write_json(&ctx->cfg, w, "config");
+    jw_obj_begin(w, "stats");
+    stats_write_json(ctx->stats, w);
+    jw_obj_end(w);
+    /* "host" last: wall-clock facts that differ run to run. */
+    jw_obj_begin(w, "host");
+    jw_str(w, "version", sim_version());
+    jw_str(w, "mode", "functional");
+    jw_u64(w, "threads", 1);
+    jw_double(w, "kernel_seconds", ctx->launch_seconds);
+    jw_double(w, "thread_insts_per_second",
+              ctx->launch_seconds > 0 ? (double)ctx->fst.thread_insts / ctx->launch_seconds : 0.0);
+    jw_double(w, "warp_insts_per_second",
+              ctx->launch_seconds > 0 ? (double)ctx->fst.warp_insts / ctx->launch_seconds : 0.0);
+    jw_obj_end(w);
+    jw_obj_end(w);
+    jw_finish(w);
+}
+
+int gs_stats_write(gs_ctx *ctx, const char *json_path)
+{
+    if (!ctx || !json_path)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_stats_write: NULL argument");
+    char err[512];
+    if (json_write_atomic(json_path, stats_doc, ctx, err, sizeof err) != 0)
+        return fail(ctx, GS_ERR_IO, "gs_stats_write: %s", err);
+    return 0;
+}

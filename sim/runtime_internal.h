@@ -1,0 +1,59 @@
+/* sim/runtime_internal.h: the objects behind the public handles of
+ * include/gpusim.h (private to the library; tests may include it).
+ *
+ * A context owns everything it creates: configuration, device memory,
+ * statistics, modules (and through them functions). Nothing is shared
+ * between contexts, so several may live in one process and be used from
+ * different host threads (one thread per context at a time).
+ */
+#ifndef GPUSIM_SIM_RUNTIME_INTERNAL_H
+#define GPUSIM_SIM_RUNTIME_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpusim.h"
+#include "sim/config.h"
+#include "sim/func/devmem.h"
+#include "sim/func/func.h"
+#include "sim/stats.h"
+
+struct ptx_module;
+struct ptx_func;
+
+/* Occupancy limits of the baseline SM (spec/baseline-gpu.md 2.1). The
+ * config has no sm.* keys yet; when the SM engineer adds them these become
+ * reads of the resolved config. */
+#define RT_SM_CTA_SLOTS 8        /* CTAs per SM */
+#define RT_SM_MAX_THREADS 1536   /* threads per SM */
+#define RT_SM_N_REGS 32768       /* 32-bit registers per SM */
+#define RT_SM_SMEM_BYTES 49152   /* shared memory per SM (bytes) */
+#define RT_MAX_BLOCK_THREADS 1024 /* threads per CTA (CUDA limit) */
+
+#define RT_ERR_LEN 1024 /* bytes of a last-error message */
+
+struct gs_function {
+    struct gs_module *mod;      /* owning module */
+    const struct ptx_func *fn;  /* its .entry in the parsed module */
+};
+
+struct gs_module {
+    struct gs_ctx *ctx;          /* owning context */
+    struct ptx_module *ptx;      /* parsed module (owned) */
+    uint64_t *var_addr;          /* device address per module variable (0: not in device memory) */
+    struct gs_function *funcs;   /* one per ptx function (entries usable) */
+    struct gs_module *next;      /* next module of the context */
+};
+
+struct gs_ctx {
+    struct cfg cfg;              /* resolved configuration */
+    struct devmem mem;           /* device memory */
+    struct stats *stats;         /* statistics registry */
+    struct func_stats fst;       /* functional-executor counters */
+    struct gs_module *mods;      /* loaded modules (list) */
+    int pending_err;             /* first launch error since the last synchronize (0 none) */
+    double launch_seconds;       /* host wall time spent running kernels (s) */
+    char err[RT_ERR_LEN];        /* last error message of this context */
+};
+
+#endif /* GPUSIM_SIM_RUNTIME_INTERNAL_H */

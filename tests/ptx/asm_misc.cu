@@ -1,0 +1,90 @@
+// Inline PTX for instructions nvcc rarely emits on its own: special registers,
+// testp, copysign, bar.red, bar.arrive, barrier.sync with count, fence forms,
+// ld/st cache and memory-order qualifiers, red, vote.uni, shfl with predicate,
+// prmt, bfe/bfi, lop3, sad, mul24, slct, set, cnot, mul.hi/mad.hi, trap.
+extern "C" __global__ void asm_misc(unsigned *out, float *f, double *d, unsigned long long *u64)
+{
+    unsigned r, a = threadIdx.x, b = blockIdx.x;
+    unsigned long long q;
+    float x = f[a];
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(r)); out[0] = r;
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(r)); out[1] = r;
+    asm volatile("mov.u32 %0, %%nwarpid;" : "=r"(r)); out[2] = r;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(r)); out[3] = r;
+    asm volatile("mov.u32 %0, %%nsmid;" : "=r"(r)); out[4] = r;
+    asm volatile("mov.u64 %0, %%gridid;" : "=l"(q)); u64[0] = q;
+    asm volatile("mov.u32 %0, %%lanemask_eq;" : "=r"(r)); out[5] = r;
+    asm volatile("mov.u32 %0, %%lanemask_le;" : "=r"(r)); out[6] = r;
+    asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(r)); out[7] = r;
+    asm volatile("mov.u32 %0, %%lanemask_ge;" : "=r"(r)); out[8] = r;
+    asm volatile("mov.u32 %0, %%lanemask_gt;" : "=r"(r)); out[9] = r;
+    asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r)); out[10] = r;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(q)); u64[1] = q;
+    asm volatile("mov.u32 %0, %%clock;" : "=r"(r)); out[11] = r;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(q)); u64[2] = q;
+    asm volatile("{ .reg .pred p; testp.finite.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(r) : "f"(x)); out[12] = r;
+    asm volatile("{ .reg .pred p; testp.notanumber.f64 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(r) : "d"(d[a])); out[13] = r;
+    asm volatile("copysign.f32 %0, %1, %2;" : "=f"(x) : "f"(x), "f"(-1.0f)); f[1] = x;
+    asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; bar.red.popc.u32 %0, 0, p; }" : "=r"(r) : "r"(a & 1)); out[14] = r;
+    asm volatile("{ .reg .pred p, q; setp.ne.u32 p, %1, 0; bar.red.and.pred q, 1, p; selp.u32 %0, 1, 0, q; }" : "=r"(r) : "r"(a)); out[15] = r;
+    asm volatile("bar.arrive 2, 64;");
+    asm volatile("barrier.sync 3, 32;");
+    asm volatile("bar.sync 0;");
+    asm volatile("fence.sc.gpu;");
+    asm volatile("fence.acq_rel.sys;");
+    asm volatile("membar.cta;");
+    asm volatile("membar.gl;");
+    asm volatile("membar.sys;");
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(r) : "l"(out + 16)); out[17] = r;
+    asm volatile("ld.global.cs.u32 %0, [%1+4];" : "=r"(r) : "l"(out + 16)); out[18] = r;
+    asm volatile("ld.global.lu.u32 %0, [%1];" : "=r"(r) : "l"(out + 16)); out[19] = r;
+    asm volatile("ld.global.cv.u32 %0, [%1];" : "=r"(r) : "l"(out + 16)); out[20] = r;
+    asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(r) : "l"(out + 16)); out[21] = r;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(r) : "l"(out + 16)); out[22] = r;
+    asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(r) : "l"(out + 16)); out[23] = r;
+    asm volatile("st.release.cta.global.u32 [%0], %1;" :: "l"(out + 24), "r"(a));
+    asm volatile("st.global.wb.u32 [%0], %1;" :: "l"(out + 25), "r"(a));
+    asm volatile("st.global.wt.u32 [%0], %1;" :: "l"(out + 26), "r"(a));
+    asm volatile("st.global.cg.v2.u32 [%0], {%1, %2};" :: "l"(out + 28), "r"(a), "r"(b));
+    asm volatile("red.global.add.u32 [%0], %1;" :: "l"(out + 30), "r"(a));
+    asm volatile("red.relaxed.gpu.global.max.s32 [%0], %1;" :: "l"(out + 31), "r"(a));
+    asm volatile("atom.acq_rel.sys.global.exch.b64 %0, [%1], %2;" : "=l"(q) : "l"(u64 + 3), "l"(q)); u64[4] = q;
+    asm volatile("atom.global.cas.b64 %0, [%1], %2, %3;" : "=l"(q) : "l"(u64 + 5), "l"(q), "l"(7ull)); u64[6] = q;
+    asm volatile("atom.global.add.f64 %0, [%1], %2;" : "=d"(d[2]) : "l"(d + 3), "d"(1.0));
+    asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.uni.pred p, p, 0xffffffff; selp.u32 %0, 1, 0, p; }" : "=r"(r) : "r"(a)); out[32] = r;
+    asm volatile("{ .reg .pred p; shfl.sync.up.b32 %0|p, %1, 1, 0, 0xffffffff; }" : "=r"(r) : "r"(a)); out[33] = r;
+    asm volatile("shfl.sync.idx.b32 %0, %1, 3, 0x1f, 0xffffffff;" : "=r"(r) : "r"(a)); out[34] = r;
+    asm volatile("{ .reg .pred p; match.all.sync.b32 %0|p, %1, 0xffffffff; }" : "=r"(r) : "r"(a)); out[35] = r;
+    asm volatile("prmt.b32 %0, %1, %2, 0x3210;" : "=r"(r) : "r"(a), "r"(b)); out[36] = r;
+    asm volatile("bfe.u32 %0, %1, 4, 8;" : "=r"(r) : "r"(a)); out[37] = r;
+    asm volatile("bfi.b32 %0, %1, %2, 4, 8;" : "=r"(r) : "r"(a), "r"(b)); out[38] = r;
+    asm volatile("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(r) : "r"(a), "r"(b), "r"(r)); out[39] = r;
+    asm volatile("sad.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(r)); out[40] = r;
+    asm volatile("mul24.lo.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); out[41] = r;
+    asm volatile("mad24.lo.s32 %0, %1, %2, %0;" : "+r"(r) : "r"(a), "r"(b)); out[42] = r;
+    asm volatile("slct.u32.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(-5)); out[43] = r;
+    asm volatile("set.gt.u32.f32 %0, %1, %2;" : "=r"(r) : "f"(x), "f"(0.5f)); out[44] = r;
+    asm volatile("cnot.b32 %0, %1;" : "=r"(r) : "r"(a)); out[45] = r;
+    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); out[46] = r;
+    asm volatile("mad.hi.sat.s32 %0, %1, %2, %0;" : "+r"(r) : "r"(a), "r"(b)); out[47] = r;
+    asm volatile("mad.wide.u32 %0, %1, %2, %0;" : "+l"(q) : "r"(a), "r"(b)); u64[7] = q;
+    asm volatile("{ .reg .pred p, q; setp.ltu.and.f32 p|q, %1, 0f3F800000, 1; selp.u32 %0, 1, 0, q; }" : "=r"(r) : "f"(x)); out[48] = r;
+    asm volatile("{ .reg .pred p; setp.nan.f32 p, %1, %1; @!p bra.uni $Lskip; mov.u32 %0, 7; $Lskip: }" : "+r"(r) : "f"(x)); out[49] = r;
+    asm volatile("abs.s32 %0, %0;" : "+r"(r)); out[50] = r;
+    asm volatile("rem.s32 %0, %0, -3;" : "+r"(r)); out[51] = r;
+    asm volatile("div.full.f32 %0, %1, %2;" : "=f"(x) : "f"(x), "f"(3.0f)); f[2] = x;
+    asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(x) : "f"(x)); f[3] = x;
+    asm volatile("lg2.approx.f32 %0, %1;" : "=f"(x) : "f"(x)); f[4] = x;
+    asm volatile("tanh.approx.f32 %0, %1;" : "=f"(x) : "f"(x)); f[5] = x;
+    asm volatile("rcp.rn.f64 %0, %1;" : "=d"(d[4]) : "d"(d[5]));
+    asm volatile("sqrt.rn.f64 %0, %1;" : "=d"(d[6]) : "d"(d[7]));
+    asm volatile("rsqrt.approx.f64 %0, %1;" : "=d"(d[8]) : "d"(d[9]));
+    asm volatile("cvt.rni.f32.f32 %0, %1;" : "=f"(x) : "f"(x)); f[6] = x;
+    asm volatile("cvt.sat.f32.f32 %0, %1;" : "=f"(x) : "f"(x)); f[7] = x;
+    asm volatile("cvt.rzi.ftz.s32.f32 %0, %1;" : "=r"(r) : "f"(x)); out[52] = r;
+    asm volatile("cvt.rp.f32.f64 %0, %1;" : "=f"(x) : "d"(d[10])); f[8] = x;
+    asm volatile("min.f64 %0, %1, 0d3FF8000000000000;" : "=d"(d[11]) : "d"(d[12]));
+    asm volatile("max.s64 %0, %1, -9;" : "=l"(q) : "l"(q)); u64[8] = q;
+    if (a == 999)
+        asm volatile("trap;");
+}

@@ -1,0 +1,326 @@
+/* tests/test_func_exec.c: functional executor semantics through the public
+ * API: instruction families with edge cases (handwritten PTX run with
+ * gs_module_load_data + launch + dtoh), SIMT divergence, and bad input. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpusim.h"
+#include "tap.h"
+
+#define HDR ".version 7.0\n.target sm_70\n.address_size 64\n"
+
+/* Load text, launch `name` with grid/block and one u64 parameter pointing at
+ * an n_out-word output buffer, copy it back into out. Returns the launch code. */
+static int run_out(gs_ctx *c, const char *text, const char *name, unsigned grid, unsigned block,
+                   uint32_t *out, size_t n_out)
+{
+    gs_module *m;
+    gs_function *f;
+    int rc = gs_module_load_data(c, text, &m);
+    if (rc) {
+        tap_diag("load: %s", gs_last_error(c));
+        return rc;
+    }
+    if ((rc = gs_module_get_function(m, name, &f)))
+        return rc;
+    uint64_t d;
+    if ((rc = gs_mem_alloc(c, &d, n_out * 4)))
+        return rc;
+    gs_memset_d8(c, d, 0xee, n_out * 4);
+    void *args[] = {&d};
+    rc = gs_launch_kernel(f, grid, 1, 1, block, 1, 1, 0, args);
+    if (rc)
+        tap_diag("launch: %s", gs_last_error(c));
+    gs_memcpy_dtoh(c, out, d, n_out * 4);
+    gs_mem_free(c, d);
+    return rc;
+}
+
+static const char *int_ptx = HDR
+    ".visible .entry ints(.param .u64 out)\n{\n"
+    " .reg .b32 %r<40>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    " mov.u32 %r1, 2147483647;\n add.s32 %r2, %r1, 1;\n st.global.u32 [%rd1+0], %r2;\n"
+    " mov.u32 %r3, 0;\n sub.u32 %r4, %r3, 1;\n st.global.u32 [%rd1+4], %r4;\n"
+    " mov.u32 %r5, 1;\n mov.u32 %r6, 32;\n shl.b32 %r7, %r5, %r6;\n st.global.u32 [%rd1+8], %r7;\n"
+    " mov.u32 %r8, 0x80000000;\n mov.u32 %r9, 40;\n shr.u32 %r10, %r8, %r9;\n st.global.u32 [%rd1+12], %r10;\n"
+    " shr.s32 %r11, %r8, %r9;\n st.global.u32 [%rd1+16], %r11;\n"
+    " mov.u32 %r12, 7;\n div.u32 %r13, %r12, %r3;\n st.global.u32 [%rd1+20], %r13;\n"
+    " mov.u32 %r14, -7;\n div.s32 %r15, %r14, 2;\n st.global.u32 [%rd1+24], %r15;\n"
+    " rem.s32 %r16, %r14, 2;\n st.global.u32 [%rd1+28], %r16;\n"
+    " mul.hi.u32 %r17, %r4, %r4;\n st.global.u32 [%rd1+32], %r17;\n"
+    " mov.u32 %r18, 65536;\n mul.lo.s32 %r19, %r18, %r18;\n st.global.u32 [%rd1+36], %r19;\n"
+    " add.sat.s32 %r20, %r1, 1;\n st.global.u32 [%rd1+40], %r20;\n"
+    " mov.u32 %r21, 0xf0f0;\n bfe.u32 %r22, %r21, 4, 8;\n st.global.u32 [%rd1+44], %r22;\n"
+    " mov.u32 %r23, 0xf0;\n bfe.s32 %r24, %r23, 4, 4;\n st.global.u32 [%rd1+48], %r24;\n"
+    " mov.u32 %r25, 0xff00ff;\n popc.b32 %r26, %r25;\n st.global.u32 [%rd1+52], %r26;\n"
+    " clz.b32 %r27, %r5;\n st.global.u32 [%rd1+56], %r27;\n"
+    " brev.b32 %r28, %r5;\n st.global.u32 [%rd1+60], %r28;\n"
+    " min.s32 %r29, %r4, %r5;\n st.global.u32 [%rd1+64], %r29;\n"
+    " min.u32 %r30, %r4, %r5;\n st.global.u32 [%rd1+68], %r30;\n"
+    " div.s32 %r31, %r8, %r4;\n st.global.u32 [%rd1+72], %r31;\n"
+    " mov.u32 %r32, 256;\n bfind.u32 %r33, %r32;\n st.global.u32 [%rd1+76], %r33;\n"
+    " rem.u32 %r34, %r12, %r3;\n st.global.u32 [%rd1+80], %r34;\n"
+    " mul.wide.s32 %rd2, %r4, %r18;\n st.global.u64 [%rd1+88], %rd2;\n"
+    " ret;\n}\n";
+
+static const char *fp_ptx = HDR
+    ".visible .entry fps(.param .u64 out)\n{\n"
+    " .reg .b32 %r<40>; .reg .f32 %f<40>; .reg .b64 %rd<4>; .reg .pred %p<4>;\n"
+    " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    " mov.f32 %f1, 0f3F800000;\n mov.f32 %f2, 0f30800000;\n" /* 1.0, 2^-30 */
+    " add.rz.f32 %f3, %f1, %f2;\n st.global.f32 [%rd1+0], %f3;\n"
+    " add.rp.f32 %f4, %f1, %f2;\n st.global.f32 [%rd1+4], %f4;\n"
+    " mov.f32 %f5, 0f00000000;\n div.rn.f32 %f6, %f1, %f5;\n st.global.f32 [%rd1+8], %f6;\n"
+    " mul.f32 %f7, %f6, %f5;\n st.global.f32 [%rd1+12], %f7;\n"
+    " mov.f32 %f8, 0f40200000;\n cvt.rni.s32.f32 %r1, %f8;\n st.global.u32 [%rd1+16], %r1;\n" /* 2.5 */
+    " mov.f32 %f9, 0f40600000;\n cvt.rni.s32.f32 %r2, %f9;\n st.global.u32 [%rd1+20], %r2;\n" /* 3.5 */
+    " mov.f32 %f10, 0fC02CCCCD;\n cvt.rzi.s32.f32 %r3, %f10;\n st.global.u32 [%rd1+24], %r3;\n" /* -2.7 */
+    " cvt.rmi.s32.f32 %r4, %f10;\n st.global.u32 [%rd1+28], %r4;\n"
+    " mov.f32 %f11, 0f3F400000;\n mov.f32 %f12, 0f3F000000;\n add.sat.f32 %f13, %f11, %f12;\n st.global.f32 [%rd1+32], %f13;\n"
+    " min.f32 %f14, %f7, %f1;\n st.global.f32 [%rd1+36], %f14;\n"
+    " mov.f32 %f15, 0fBF800000;\n sqrt.rn.f32 %f16, %f15;\n st.global.f32 [%rd1+40], %f16;\n"
+    " mov.f32 %f17, 0f4F32D05E;\n cvt.rzi.s32.f32 %r5, %f17;\n st.global.u32 [%rd1+44], %r5;\n" /* 3e9 */
+    " cvt.rzi.s32.f32 %r6, %f7;\n st.global.u32 [%rd1+48], %r6;\n" /* NaN -> 0 */
+    " mov.f32 %f18, 0f000116C2;\n mul.ftz.f32 %f19, %f18, %f1;\n st.global.f32 [%rd1+52], %f19;\n"
+    " mul.f32 %f20, %f18, %f1;\n st.global.f32 [%rd1+56], %f20;\n"
+    " setp.ltu.f32 %p1, %f7, %f1;\n selp.u32 %r7, 1, 0, %p1;\n st.global.u32 [%rd1+60], %r7;\n"
+    " setp.lt.f32 %p2, %f7, %f1;\n selp.u32 %r8, 1, 0, %p2;\n st.global.u32 [%rd1+64], %r8;\n"
+    " cvt.rn.f32.s32 %f21, %r3;\n st.global.f32 [%rd1+68], %f21;\n"
+    " mov.u32 %r9, 16777217;\n cvt.rz.f32.u32 %f22, %r9;\n st.global.f32 [%rd1+72], %f22;\n"
+    " cvt.rp.f32.u32 %f23, %r9;\n st.global.f32 [%rd1+76], %f23;\n"
+    " neg.f32 %f24, %f5;\n st.global.f32 [%rd1+80], %f24;\n"
+    " ret;\n}\n";
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static void test_ints(gs_ctx *c)
+{
+    uint32_t o[24];
+    int rc = run_out(c, int_ptx, "ints", 1, 1, o, 24);
+    TAP_EQ_I64(rc, 0, "integer kernel runs");
+    TAP_EQ_U64(o[0], 0x80000000u, "add.s32 overflow wraps");
+    TAP_EQ_U64(o[1], 0xffffffffu, "sub.u32 underflow wraps");
+    TAP_EQ_U64(o[2], 0, "shl.b32 by 32 gives 0");
+    TAP_EQ_U64(o[3], 0, "shr.u32 by 40 gives 0");
+    TAP_EQ_U64(o[4], 0xffffffffu, "shr.s32 by 40 fills with the sign");
+    TAP_EQ_U64(o[5], 0xffffffffu, "div.u32 by zero gives all ones");
+    TAP_EQ_U64(o[6], (uint32_t)-3, "div.s32 truncates toward zero");
+    TAP_EQ_U64(o[7], (uint32_t)-1, "rem.s32 takes the dividend's sign");
+    TAP_EQ_U64(o[8], 0xfffffffeu, "mul.hi.u32");
+    TAP_EQ_U64(o[9], 0, "mul.lo.s32 keeps the low half");
+    TAP_EQ_U64(o[10], 0x7fffffffu, "add.sat.s32 saturates");
+    TAP_EQ_U64(o[11], 0x0f, "bfe.u32");
+    TAP_EQ_U64(o[12], 0xffffffffu, "bfe.s32 sign-extends the field");
+    TAP_EQ_U64(o[13], 16, "popc.b32");
+    TAP_EQ_U64(o[14], 31, "clz.b32");
+    TAP_EQ_U64(o[15], 0x80000000u, "brev.b32");
+    TAP_EQ_U64(o[16], 0xffffffffu, "min.s32 is signed");
+    TAP_EQ_U64(o[17], 1, "min.u32 is unsigned");
+    TAP_EQ_U64(o[18], 0x80000000u, "div.s32 INT_MIN / -1 wraps");
+    TAP_EQ_U64(o[19], 8, "bfind.u32");
+    TAP_EQ_U64(o[20], 7, "rem.u32 by zero returns the dividend (our choice)");
+    uint64_t wide = (uint64_t)o[22] | (uint64_t)o[23] << 32;
+    TAP_EQ_U64(wide, (uint64_t)(int64_t)-65536, "mul.wide.s32 sign-extends");
+}
+
+static void test_fps(gs_ctx *c)
+{
+    uint32_t o[21];
+    int rc = run_out(c, fp_ptx, "fps", 1, 1, o, 21);
+    TAP_EQ_I64(rc, 0, "float kernel runs");
+    TAP_EQ_U64(o[0], 0x3f800000u, "add.rz.f32 rounds toward zero");
+    TAP_EQ_U64(o[1], 0x3f800001u, "add.rp.f32 rounds up");
+    TAP_EQ_U64(o[2], 0x7f800000u, "1/0 = +inf");
+    TAP_EQ_U64(o[3], 0x7fffffffu, "inf*0 = canonical NaN");
+    TAP_EQ_U64(o[4], 2, "cvt.rni 2.5 -> 2 (ties to even)");
+    TAP_EQ_U64(o[5], 4, "cvt.rni 3.5 -> 4");
+    TAP_EQ_U64(o[6], (uint32_t)-2, "cvt.rzi -2.7 -> -2");
+    TAP_EQ_U64(o[7], (uint32_t)-3, "cvt.rmi -2.7 -> -3");
+    TAP_EQ_U64(o[8], 0x3f800000u, "add.sat.f32 clamps to 1.0");
+    TAP_EQ_U64(o[9], 0x3f800000u, "min.f32 NaN, 1 -> 1");
+    TAP_EQ_U64(o[10], 0x7fffffffu, "sqrt(-1) = NaN");
+    TAP_EQ_U64(o[11], 0x7fffffffu, "cvt.rzi.s32 saturates 3e9");
+    TAP_EQ_U64(o[12], 0, "cvt NaN -> int gives 0");
+    TAP_EQ_U64(o[13], 0, "mul.ftz flushes a subnormal");
+    TAP_EQ_U64(o[14], 0x000116c2u, "mul without ftz keeps a subnormal");
+    TAP_EQ_U64(o[15], 1, "setp.ltu true on NaN");
+    TAP_EQ_U64(o[16], 0, "setp.lt false on NaN");
+    TAP_EQ_U64(o[17], fbits(-2.0f), "cvt.rn.f32.s32");
+    TAP_EQ_U64(o[18], fbits(16777216.0f), "cvt.rz.f32.u32 of 2^24+1");
+    TAP_EQ_U64(o[19], fbits(16777218.0f), "cvt.rp.f32.u32 of 2^24+1");
+    TAP_EQ_U64(o[20], 0x80000000u, "neg.f32 0 = -0");
+}
+
+static const char *div_ptx = HDR
+    ".visible .entry divk(.param .u64 out)\n{\n"
+    " .reg .b32 %r<20>; .reg .b64 %rd<8>; .reg .pred %p<8>;\n"
+    " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    " mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+    " mov.u32 %r2, 0;\n and.b32 %r3, %r1, 1;\n setp.eq.u32 %p1, %r3, 0;\n @%p1 bra EVEN;\n"
+    " and.b32 %r4, %r1, 2;\n setp.eq.u32 %p2, %r4, 0;\n @%p2 bra ODD_A;\n"
+    " add.u32 %r2, %r2, 100;\n bra ODD_END;\n"
+    "ODD_A:\n add.u32 %r2, %r2, 200;\n"
+    "ODD_END:\n bra JOIN;\n"
+    "EVEN:\n add.u32 %r2, %r2, 1000;\n"
+    "JOIN:\n mov.u32 %r5, 0;\n rem.u32 %r6, %r1, 8;\n add.u32 %r6, %r6, 5;\n"
+    " rem.u32 %r7, %r1, 7;\n add.u32 %r7, %r7, 3;\n"
+    "LOOP:\n setp.ge.u32 %p3, %r5, %r6;\n @%p3 bra LOOP_END;\n"
+    " setp.eq.u32 %p4, %r5, 2;\n @%p4 bra CONT;\n"
+    " setp.eq.u32 %p5, %r5, %r7;\n @%p5 bra LOOP_END;\n"
+    " add.u32 %r2, %r2, %r5;\n"
+    "CONT:\n add.u32 %r5, %r5, 1;\n bra LOOP;\n"
+    "LOOP_END:\n bar.sync 0;\n"
+    " rem.u32 %r8, %r1, 5;\n setp.eq.u32 %p6, %r8, 0;\n @%p6 bra STORE_EXIT;\n"
+    " mul.lo.u32 %r2, %r2, 3;\n st.global.u32 [%rd3], %r2;\n ret;\n"
+    "STORE_EXIT:\n st.global.u32 [%rd3], %r2;\n exit;\n}\n";
+
+static uint32_t div_ref(uint32_t t)
+{
+    uint32_t acc = (t & 1) == 0 ? 1000 : (t & 2) ? 100 : 200;
+    uint32_t lim = t % 8 + 5, brk = t % 7 + 3;
+    for (uint32_t i = 0; i < lim; i++) {
+        if (i == 2)
+            continue;
+        if (i == brk)
+            break;
+        acc += i;
+    }
+    return t % 5 == 0 ? acc : acc * 3;
+}
+
+/* Lanes exit before a barrier that the rest of the CTA then reaches. */
+static const char *exitbar_ptx = HDR
+    ".visible .entry exitbar(.param .u64 out)\n{\n"
+    " .reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .pred %p<4>;\n .shared .align 4 .b32 sh[128];\n"
+    " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    " mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+    " mov.u64 %rd4, sh;\n add.s64 %rd5, %rd4, %rd2;\n st.shared.u32 [%rd5], %r1;\n"
+    " setp.ge.u32 %p1, %r1, 96;\n @%p1 exit;\n"
+    " bar.sync 0;\n mov.u32 %r2, 95;\n sub.u32 %r3, %r2, %r1;\n mul.wide.u32 %rd6, %r3, 4;\n"
+    " add.s64 %rd7, %rd4, %rd6;\n ld.shared.u32 %r4, [%rd7];\n st.global.u32 [%rd3], %r4;\n ret;\n}\n";
+
+static void test_divergence(gs_ctx *c)
+{
+    uint32_t o[64];
+    int rc = run_out(c, div_ptx, "divk", 2, 64, o, 64);
+    TAP_EQ_I64(rc, 0, "divergence kernel runs");
+    int bad = 0;
+    for (uint32_t t = 0; t < 64; t++)
+        if (o[t] != div_ref(t)) {
+            if (!bad)
+                tap_diag("thread %u: got %u want %u", t, o[t], div_ref(t));
+            bad++;
+        }
+    TAP_EQ_I64(bad, 0, "nested if/else, loop break/continue, early exit match the CPU reference");
+
+    uint32_t e[128];
+    rc = run_out(c, exitbar_ptx, "exitbar", 1, 128, e, 128);
+    TAP_EQ_I64(rc, 0, "exited warp does not block bar.sync");
+    bad = 0;
+    for (uint32_t t = 0; t < 96; t++)
+        bad += e[t] != 95 - t;
+    for (uint32_t t = 96; t < 128; t++)
+        bad += e[t] != 0xeeeeeeeeu;
+    TAP_EQ_I64(bad, 0, "shared memory exchange across warps through bar.sync");
+}
+
+static const char *oob_ptx = HDR
+    ".visible .entry oob(.param .u64 out)\n{\n"
+    " .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 4;\n"
+    " add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r1;\n ret;\n}\n";
+
+static const char *deadlock_ptx = HDR
+    ".visible .entry dl(.param .u64 out)\n{\n"
+    " .reg .b32 %r<4>; .reg .pred %p<2>;\n"
+    " mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 32;\n @%p1 bra SKIP;\n bar.sync 1;\n"
+    "SKIP:\n bar.sync 0;\n ret;\n}\n";
+
+static void test_bad_input(void)
+{
+    gs_ctx *c = gs_ctx_create(NULL, NULL);
+    gs_module *m;
+    gs_function *f;
+    TAP_EQ_I64(gs_module_load(c, "/nonexistent/k.ptx", &m), GS_ERR_IO, "nonexistent file -> GS_ERR_IO");
+    TAP_OK(strstr(gs_last_error(c), "nonexistent") != NULL, "message names the file: %s", gs_last_error(c));
+    TAP_EQ_I64(gs_module_load_data(c, ".version 7.0\n.target sm_70\nbogus;\n", &m), GS_ERR_PTX,
+               "malformed PTX -> GS_ERR_PTX");
+    TAP_EQ_I64(gs_module_load_data(c, oob_ptx, &m), 0, "load oob kernel");
+    TAP_EQ_I64(gs_module_get_function(m, "nope", &f), GS_ERR_NOT_FOUND, "wrong kernel name");
+    TAP_OK(strstr(gs_last_error(NULL), "nope") != NULL, "thread-local message: %s", gs_last_error(NULL));
+    TAP_EQ_I64(gs_module_get_function(m, "oob", &f), 0, "right kernel name");
+    TAP_EQ_I64(gs_launch_kernel(f, 1, 1, 1, 32, 1, 1, 0, NULL), GS_ERR_INVALID_VALUE,
+               "missing parameters (NULL params) refused");
+    uint64_t d;
+    gs_mem_alloc(c, &d, 16 * 4);
+    void *args[] = {&d};
+    TAP_EQ_I64(gs_launch_kernel(f, 1, 1, 1, 1025, 1, 1, 0, args), GS_ERR_LAUNCH, "1025 threads per CTA");
+    TAP_EQ_I64(gs_launch_kernel(f, 0, 1, 1, 32, 1, 1, 0, args), GS_ERR_LAUNCH, "zero grid dimension");
+    TAP_EQ_I64(gs_launch_kernel(f, 1, 1, 1, 32, 1, 1, 0, args), GS_ERR_EXEC, "out-of-bounds store faults");
+    const char *e = gs_last_error(c);
+    TAP_OK(strstr(e, "'oob'") && strstr(e, "CTA (0,0,0)") && strstr(e, "thread (16,0,0)") &&
+               strstr(e, "pc 4") && strstr(e, "0x"),
+           "fault names kernel, CTA, thread, PC, address: %s", e);
+    TAP_EQ_I64(gs_ctx_synchronize(c), GS_ERR_EXEC, "synchronize reports the fault");
+    TAP_EQ_I64(gs_ctx_synchronize(c), 0, "and clears it");
+    gs_mem_free(c, d);
+    TAP_EQ_I64(gs_launch_kernel(f, 1, 1, 1, 1, 1, 1, 0, args), GS_ERR_EXEC, "use after free faults");
+    uint32_t o[64];
+    TAP_EQ_I64(run_out(c, deadlock_ptx, "dl", 1, 64, o, 64), GS_ERR_EXEC, "barrier deadlock detected");
+    TAP_OK(strstr(gs_last_error(c), "deadlock") != NULL, "deadlock message: %s", gs_last_error(c));
+    gs_ctx_synchronize(c);
+    TAP_EQ_I64(gs_mem_free(c, 12345), GS_ERR_INVALID_VALUE, "free of a bad pointer");
+    gs_ctx_destroy(c);
+
+    const char *ov[] = {"sim.mode=timing", NULL};
+    TAP_OK(gs_ctx_create(NULL, ov) == NULL, "timing mode refused");
+    TAP_OK(strstr(gs_last_error(NULL), "timing") != NULL, "message: %s", gs_last_error(NULL));
+    const char *ov2[] = {"gpu.bogus_key=1", NULL};
+    TAP_OK(gs_ctx_create(NULL, ov2) == NULL, "unknown config key refused");
+}
+
+static void test_two_contexts(void)
+{
+    gs_ctx *a = gs_ctx_create("gtx480", NULL), *b = gs_ctx_create(NULL, NULL);
+    TAP_OK(a && b, "two contexts");
+    uint32_t oa[64], ob[64];
+    int ra = run_out(a, div_ptx, "divk", 1, 64, oa, 64);
+    int rb = run_out(b, int_ptx, "ints", 1, 1, ob, 24);
+    TAP_OK(ra == 0 && rb == 0 && oa[1] == div_ref(1) && ob[0] == 0x80000000u,
+           "independent kernels in two contexts");
+    uint64_t da, db;
+    gs_mem_alloc(a, &da, 4);
+    gs_mem_alloc(b, &db, 4);
+    uint32_t x = 1, y = 2, rx = 0, ry = 0;
+    gs_memcpy_htod(a, da, &x, 4);
+    gs_memcpy_htod(b, db, &y, 4);
+    gs_memcpy_dtoh(a, &rx, da, 4);
+    gs_memcpy_dtoh(b, &ry, db, 4);
+    TAP_OK(rx == 1 && ry == 2, "device memories are separate");
+    TAP_EQ_I64(gs_memcpy_dtoh(a, &rx, da, 8), GS_ERR_INVALID_VALUE, "dtoh past the allocation refused");
+    gs_ctx_destroy(a);
+    gs_ctx_destroy(b);
+}
+
+int main(void)
+{
+    tap_no_plan();
+    gs_ctx *c = gs_ctx_create(NULL, NULL);
+    if (!c)
+        tap_bail("context: %s", gs_last_error(NULL));
+    test_ints(c);
+    test_fps(c);
+    test_divergence(c);
+    gs_ctx_destroy(c);
+    test_bad_input();
+    test_two_contexts();
+    return tap_exit();
+}
