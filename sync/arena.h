@@ -25,7 +25,11 @@
  * no separate arena, index is 0).
  *
  * Thread safety: one struct arena belongs to one thread; only that thread
- * calls arena_alloc/arena_reset. Different arenas may be used concurrently.
+ * calls arena_init/arena_alloc/arena_reset (init on the owner so the
+ * descriptor's list is first touched there too). arena_fini may run on
+ * another thread once the owner has stopped using the arena and the two are
+ * ordered (e.g. after pthread_join), as eng_destroy does. Different arenas
+ * may be used concurrently.
  */
 #ifndef GPUSIM_SYNC_ARENA_H
 #define GPUSIM_SYNC_ARENA_H

@@ -86,8 +86,7 @@ static int topo_from_hwloc(struct topo *t, hwloc_topology_t hw)
         }
     }
     free(placed);
-    if (n != (unsigned)npu)
-        sim_panic("topology: placed %u of %d PUs", n, npu);
+    SIM_ASSERT(n == (unsigned)npu, "topology: placed %u of %d PUs", n, npu);
     t->n_cores = cores_seen;
     return 0;
 }

@@ -456,8 +456,10 @@ static void test_stress(void)
         s->topo = &topo;
         pthread_t tp, tc;
         double t0 = now_s();
-        if (pthread_create(&tc, NULL, consumer, s) != 0 || pthread_create(&tp, NULL, producer, s) != 0)
-            tap_bail("pthread_create failed");
+        if (pthread_create(&tc, NULL, consumer, s) != 0)
+            tap_bail("pthread_create failed (consumer)");
+        if (pthread_create(&tp, NULL, producer, s) != 0)
+            tap_bail("pthread_create failed (producer)");
         pthread_join(tp, NULL);
         pthread_join(tc, NULL);
         double dt = now_s() - t0;

@@ -1,0 +1,3 @@
+# test_qbarrier: sync/ unit test. Labelled "sync" so CI can run `ctest -L sync` under TSan.
+set(TEST_TIMEOUT 120)
+set(TEST_LABELS "unit;sync")
