@@ -298,9 +298,32 @@ static void test_sidecar_and_io(void)
     diag_fini(&d);
 }
 
+/* Regression (found by the CI fuzz smoke): a short .target token that is not
+ * sm_NN was compared against "compute_" over 8 bytes, reading past the end of
+ * an unterminated buffer. The text is copied into an exact-size allocation so
+ * sanitizer builds catch any over-read. */
+static void test_short_target_token(void)
+{
+    static const char text[] = ".version 8.0\n.target comp";
+    size_t n = sizeof text - 1;
+    char *buf = malloc(n);
+    memcpy(buf, text, n);
+    struct diag d;
+    diag_init(&d);
+    struct ptx_module *m = NULL;
+    int rc = ptx_parse(buf, n, "t.ptx", &m, &d);
+    char *msg = diag_join(&d);
+    TAP_OK(rc != PTX_OK && m == NULL, "a short unknown .target token is an error, not a crash");
+    TAP_CONTAINS(msg, "t.ptx:2:", "the error points at line 2");
+    free(msg);
+    diag_fini(&d);
+    free(buf);
+}
+
 int main(void)
 {
     tap_no_plan();
+    test_short_target_token();
     test_specific();
     test_recovery();
     test_truncation_and_mutation();

@@ -1192,7 +1192,7 @@ static void parse_target(struct ptx_parser *ps)
             continue;
         }
         any = true;
-        if (t.len > 3 && (memcmp(t.s, "sm_", 3) == 0 || memcmp(t.s, "compute_", 8) == 0)) {
+        if ((t.len > 3 && memcmp(t.s, "sm_", 3) == 0) || (t.len > 8 && memcmp(t.s, "compute_", 8) == 0)) {
             const char *q = memchr(t.s, '_', t.len) + 1;
             unsigned v = 0;
             while (q < t.s + t.len && *q >= '0' && *q <= '9' && v < 10000)
