@@ -63,7 +63,40 @@ const char *gs_last_error(const gs_ctx *ctx);
 
 int gs_module_load(gs_ctx *ctx, const char *ptx_path, gs_module **out);
 int gs_module_load_data(gs_ctx *ctx, const char *ptx_text, gs_module **out);
+/* As gs_module_load_data, plus an optional register-count sidecar text
+ * ("<function> <registers>" lines from ptxas -v, as in "<file>.ptx.regs"
+ * next to a file given to gs_module_load) and a name used in messages
+ * (NULL: "<data>"). */
+int gs_module_load_data_ex(gs_ctx *ctx, const char *ptx_text, const char *regs_text, const char *name,
+                           gs_module **out);
 int gs_module_get_function(gs_module *m, const char *name, gs_function **out);
+
+/* Device attributes (as cuDeviceGetAttribute), from the context's config. */
+enum gs_device_attr {
+    GS_ATTR_SM_COUNT = 1,            /* gpu.n_sm */
+    GS_ATTR_WARP_SIZE = 2,           /* 32 */
+    GS_ATTR_MAX_THREADS_PER_BLOCK = 3, /* sm.max_block_threads */
+    GS_ATTR_MAX_THREADS_PER_SM = 4,  /* sm.max_threads */
+    GS_ATTR_MAX_CTAS_PER_SM = 5,     /* sm.max_cta */
+    GS_ATTR_REGS_PER_SM = 6,         /* sm.n_regs */
+    GS_ATTR_SHARED_PER_SM = 7,       /* smem.size (bytes) */
+    GS_ATTR_TIMING_MODE = 8          /* 1 when sim.mode = timing */
+};
+int gs_device_attribute(gs_ctx *ctx, int attr, int64_t *out);
+
+/* Function attributes (as cuFuncGetAttribute). */
+enum gs_function_attr {
+    GS_FATTR_NUM_REGS = 1,     /* registers per thread (ptxas sidecar, else the allocator's count) */
+    GS_FATTR_SHARED_BYTES = 2, /* static shared memory per CTA (bytes) */
+    GS_FATTR_NUM_PARAMS = 3    /* kernel parameters */
+};
+int gs_function_attribute(gs_function *f, int attr, int64_t *out);
+
+/* CTAs of f that can be resident on one SM with this block size and dynamic
+ * shared memory (as cuOccupancyMaxActiveBlocksPerMultiprocessor); 0 when one
+ * CTA does not fit. A kernel whose CTAs wait for each other (grid barrier)
+ * must launch at most this times GS_ATTR_SM_COUNT CTAs. */
+int gs_occupancy_ctas_per_sm(gs_function *f, unsigned block_threads, unsigned dyn_shared_bytes, unsigned *out);
 
 int gs_mem_alloc(gs_ctx *ctx, uint64_t *dptr, size_t bytes);
 int gs_mem_free(gs_ctx *ctx, uint64_t dptr);
@@ -77,6 +110,9 @@ int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsi
                      unsigned bz, unsigned shared_bytes, void **params);
 /* Runs launched work to completion. */
 int gs_ctx_synchronize(gs_ctx *ctx);
+/* Record a string fact about the run (workload name, size, seed, verdict)
+ * in the "run" object of the statistics JSON; a repeated key replaces. */
+int gs_stats_set_info(gs_ctx *ctx, const char *key, const char *value);
 int gs_stats_write(gs_ctx *ctx, const char *json_path);
 
 #ifdef __cplusplus

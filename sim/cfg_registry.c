@@ -4,8 +4,8 @@
 #include "sim/config.h"
 
 const struct cfg_section *const cfg_sections[] = {
-    &simmode_cfg_section, &engine_cfg_section, &clock_cfg_section, &gpu_cfg_section,
-    &mem_cfg_section,     &icnt_cfg_section,   &synth_cfg_section,
+    &simmode_cfg_section, &engine_cfg_section, &clock_cfg_section, &gpu_cfg_section, &sm_cfg_section,
+    &smem_cfg_section,    &mem_cfg_section,    &icnt_cfg_section,  &synth_cfg_section,
 };
 
 const unsigned cfg_n_sections = ARRAY_LEN(cfg_sections);

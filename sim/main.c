@@ -1,5 +1,7 @@
 /* sim/main.c: the gpusim command.
  *
+ *   gpusim run <workload> [options]     run one workload of workloads/ and verify it
+ *   gpusim list                         workloads and presets
  *   gpusim synth [run options]          synthetic engine-validation model
  *   gpusim config --list                every configuration key
  *   gpusim config --show [P] [-o k=v]   resolved configuration of preset/file P
@@ -31,6 +33,7 @@
 #include "sim/synth.h"
 #include "sim/version.h"
 #include "sync/engine.h"
+#include "wl.h"
 
 enum { EXIT_OK = 0, EXIT_SIMFAIL = 1, EXIT_USAGE = 2 };
 
@@ -46,6 +49,10 @@ struct cli {
     bool quiet;                          /* --quiet */
     bool list, show;                     /* config --list / --show */
     const char *show_target;
+    const char *positional;              /* run: the workload name */
+    int size;                            /* run --size: enum wl_size */
+    uint64_t seed;                       /* run --seed */
+    const char *ptx_path;                /* run --ptx: replacement kernel PTX */
 };
 
 /* ------------------------------------------------------------- signals */
@@ -99,6 +106,8 @@ static void usage(FILE *out)
     fputs("usage: gpusim <command> [options]\n"
           "\n"
           "commands:\n"
+          "  run <workload>         run one workload (see 'gpusim list') and verify its result\n"
+          "  list                   list the workloads and the configuration presets\n"
           "  synth                  run the synthetic engine-validation model\n"
           "  config --list          list every configuration key (type, default, range, doc)\n"
           "  config --show [P]      print the resolved configuration of preset or file P\n"
@@ -115,6 +124,11 @@ static void usage(FILE *out)
           "  --pin none|cores|compact  thread pinning (default cores: one per physical core first)\n"
           "  --stats FILE           write statistics as JSON (atomically)\n"
           "  -q, --quiet            no progress line on stderr\n"
+          "\n"
+          "workload options (run):\n"
+          "  --size tiny|small|medium|large  input size class (default small)\n"
+          "  --seed N               input seed (default 1)\n"
+          "  --ptx FILE             run this PTX instead of the workload's own kernel.ptx\n"
           "\n"
           "exit codes: 0 ok, 1 simulation failure or interrupted, 2 usage or configuration error\n",
           out);
@@ -144,6 +158,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
 {
     memset(c, 0, sizeof *c);
     c->run.pin = ENG_PIN_CORES;
+    c->size = WL_SMALL;
+    c->seed = 1;
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
@@ -205,9 +221,26 @@ static int parse_args(int argc, char **argv, struct cli *c)
                 c->show_target = val;
                 i++;
             }
+        } else if (!strcmp(a, "--size")) {
+            NEED_VAL();
+            if ((c->size = wl_size_parse(val)) < 0)
+                return usage_error("--size takes tiny, small, medium or large, got '%s'", val);
+        } else if (!strcmp(a, "--seed")) {
+            NEED_VAL();
+            char *end;
+            errno = 0;
+            unsigned long long sv = strtoull(val, &end, 0);
+            if (errno || end == val || *end || val[0] == '-')
+                return usage_error("--seed needs a non-negative integer, got '%s'", val);
+            c->seed = sv;
+        } else if (!strcmp(a, "--ptx")) {
+            NEED_VAL();
+            c->ptx_path = val;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             exit(EXIT_OK);
+        } else if (a[0] != '-' && !c->positional && !strcmp(c->command, "run")) {
+            c->positional = a;
         } else {
             return usage_error("unknown option '%s'", a);
         }
@@ -418,6 +451,116 @@ static int cmd_synth(struct cli *c)
     return status;
 }
 
+/* ------------------------------------------------------------- workloads */
+
+static int cmd_list(void)
+{
+    printf("workloads (gpusim run <name> [--size tiny|small|medium|large] [--seed N]):\n");
+    for (unsigned i = 0; i < wl_registry_len; i++) {
+        const struct wl_desc *d = wl_registry[i].desc;
+        printf("  %-16s %s%s%s\n", d->name, d->summary, d->flags & WL_REG_HEAVY ? " [register-heavy]" : "",
+               d->flags & WL_SHARING ? " [inter-block sharing]" : "");
+    }
+    printf("\npresets (--config <name>):\n");
+    char **list = cfg_list_presets();
+    for (char **p = list; p && *p; p++)
+        printf("  %s\n", *p);
+    cfg_free_list(list);
+    return EXIT_OK;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    size_t k;
+    while (buf && (k = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += k;
+        if (len + 1 == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = 0;
+    return buf;
+}
+
+static int cmd_run(struct cli *c)
+{
+    if (!c->positional)
+        return usage_error("run needs a workload name; 'gpusim list' shows them%s", "");
+    const struct wl_entry *e = wl_find(c->positional);
+    if (!e) {
+        const char *best = NULL;
+        size_t best_d = 3;
+        for (unsigned i = 0; i < wl_registry_len; i++) {
+            size_t dd = diag_edit_distance(c->positional, wl_registry[i].desc->name);
+            if (dd < best_d) {
+                best_d = dd;
+                best = wl_registry[i].desc->name;
+            }
+        }
+        fprintf(stderr, "gpusim: unknown workload '%s'", c->positional);
+        if (best)
+            fprintf(stderr, "; did you mean '%s'?", best);
+        fprintf(stderr, "\nTry 'gpusim list'.\n");
+        return EXIT_USAGE;
+    }
+    char *ptx = NULL;
+    if (c->ptx_path && !(ptx = read_text(c->ptx_path))) {
+        fprintf(stderr, "gpusim: cannot read %s: %s\n", c->ptx_path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    const char *ov[MAX_OVERRIDES + 1];
+    for (unsigned i = 0; i < c->n_overrides; i++)
+        ov[i] = c->overrides[i];
+    ov[c->n_overrides] = NULL;
+    struct wl_run_opts o = {
+        .config = c->config,
+        .overrides = ov,
+        .size = (enum wl_size)c->size,
+        .seed = c->seed,
+        .quiet = c->quiet,
+        .ptx_override = ptx,
+        .ptx_override_name = c->ptx_path,
+    };
+    if (!c->quiet)
+        printf("%s (%s, seed %llu): %s\n", e->desc->name, wl_size_name(o.size), (unsigned long long)o.seed,
+               e->desc->sizes[o.size] ? e->desc->sizes[o.size] : "");
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    gs_ctx *ctx = NULL;
+    int st = wl_run(e, &o, &ctx);
+    double secs = elapsed(&t0);
+    free(ptx);
+    int status = st == WL_PASS ? EXIT_OK : st == WL_INPUT_ERROR ? EXIT_USAGE : EXIT_SIMFAIL;
+    if (ctx && c->stats_path && gs_stats_write(ctx, c->stats_path) != 0) {
+        fprintf(stderr, "gpusim: %s\n", gs_last_error(ctx));
+        if (status == EXIT_OK)
+            status = EXIT_SIMFAIL;
+    }
+    if (st == WL_PASS) {
+        if (!c->quiet)
+            printf("%s: verified against the CPU reference (%.2f s)\n", e->desc->name, secs);
+    } else {
+        static const char *const why[] = {"", "result differs from the CPU reference", "simulation failed",
+                                          "input or configuration error"};
+        fprintf(stderr, "gpusim: %s %s: %s\n", e->desc->name, wl_size_name(o.size),
+                st >= 0 && st <= WL_INPUT_ERROR ? why[st] : "failed");
+    }
+    gs_ctx_destroy(ctx);
+    return status;
+}
+
 /* ---------------------------------------------------------------- config */
 
 static int cmd_config(struct cli *c)
@@ -460,6 +603,10 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &c);
     if (rc >= 0)
         return rc;
+    if (!strcmp(c.command, "run"))
+        return cmd_run(&c);
+    if (!strcmp(c.command, "list"))
+        return cmd_list();
     if (!strcmp(c.command, "synth"))
         return cmd_synth(&c);
     if (!strcmp(c.command, "config"))

@@ -130,6 +130,10 @@ void gs_ctx_destroy(gs_ctx *ctx)
         n = m->next;
         module_free(m);
     }
+    for (unsigned i = 0; i < ctx->n_info; i++) {
+        free(ctx->info_key[i]);
+        free(ctx->info_val[i]);
+    }
     devmem_fini(&ctx->mem);
     stats_destroy(ctx->stats);
     cfg_fini(&ctx->cfg);
@@ -198,12 +202,28 @@ int gs_module_load(gs_ctx *ctx, const char *ptx_path, gs_module **out)
 
 int gs_module_load_data(gs_ctx *ctx, const char *ptx_text, gs_module **out)
 {
+    return gs_module_load_data_ex(ctx, ptx_text, NULL, NULL, out);
+}
+
+int gs_module_load_data_ex(gs_ctx *ctx, const char *ptx_text, const char *regs_text, const char *name,
+                           gs_module **out)
+{
     if (!ctx || !ptx_text || !out)
         return fail(ctx, GS_ERR_INVALID_VALUE, "gs_module_load_data: NULL argument");
+    const char *fname = name ? name : "<data>";
     struct diag d;
     diag_init(&d);
     struct ptx_module *pm = NULL;
-    int rc = ptx_parse(ptx_text, strlen(ptx_text), "<data>", &pm, &d);
+    int rc = ptx_parse(ptx_text, strlen(ptx_text), fname, &pm, &d);
+    if (rc == PTX_OK && regs_text) {
+        char sidecar[512];
+        snprintf(sidecar, sizeof sidecar, "%s.regs", fname);
+        rc = ptx_apply_sidecar(pm, regs_text, strlen(regs_text), sidecar, &d);
+        if (rc != PTX_OK) {
+            ptx_module_free(pm);
+            pm = NULL;
+        }
+    }
     if (rc != PTX_OK) {
         char *msg = diag_join(&d);
         fail(ctx, GS_ERR_PTX, "gs_module_load_data: %s", msg && *msg ? msg : "parse error");
@@ -303,6 +323,59 @@ int gs_memset_d8(gs_ctx *ctx, uint64_t dst, unsigned char v, size_t n)
 }
 
 /* --------------------------------------------------------------- launch */
+/* Shared memory one CTA of fn needs (bytes): static (module and function
+ * .shared) plus the dynamic amount requested at launch. */
+static uint64_t cta_shared_bytes(const struct ptx_func *fn, unsigned dyn_bytes)
+{
+    uint64_t smem_static = fn->uses_dyn_shared || dyn_bytes ? fn->dyn_shared_offset : fn->shared_static_bytes;
+    if (smem_static < fn->shared_static_bytes)
+        smem_static = fn->shared_static_bytes;
+    return smem_static + dyn_bytes;
+}
+
+int gs_occupancy_ctas_per_sm(gs_function *f, unsigned block_threads, unsigned dyn_shared_bytes, unsigned *out)
+{
+    if (!f || !out)
+        return fail(f ? f->mod->ctx : NULL, GS_ERR_INVALID_VALUE, "gs_occupancy_ctas_per_sm: NULL argument");
+    const struct sim_cfg *cv = f->mod->ctx->cfg.values;
+    *out = block_threads == 0 || block_threads > cv->sm.max_block_threads
+               ? 0
+               : sm_ctas_per_sm(&cv->sm, &cv->smem, block_threads, f->fn->regs_per_thread,
+                                cta_shared_bytes(f->fn, dyn_shared_bytes));
+    return 0;
+}
+
+int gs_function_attribute(gs_function *f, int attr, int64_t *out)
+{
+    if (!f || !out)
+        return fail(f ? f->mod->ctx : NULL, GS_ERR_INVALID_VALUE, "gs_function_attribute: NULL argument");
+    switch (attr) {
+    case GS_FATTR_NUM_REGS: *out = f->fn->regs_per_thread; return 0;
+    case GS_FATTR_SHARED_BYTES: *out = (int64_t)cta_shared_bytes(f->fn, 0); return 0;
+    case GS_FATTR_NUM_PARAMS: *out = f->fn->n_params - f->fn->n_rets; return 0;
+    default: break;
+    }
+    return fail(f->mod->ctx, GS_ERR_INVALID_VALUE, "gs_function_attribute: unknown attribute %d", attr);
+}
+
+int gs_device_attribute(gs_ctx *ctx, int attr, int64_t *out)
+{
+    if (!ctx || !out)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_device_attribute: NULL argument");
+    const struct sim_cfg *cv = ctx->cfg.values;
+    switch (attr) {
+    case GS_ATTR_SM_COUNT: *out = (int64_t)cv->gpu.n_sm; return 0;
+    case GS_ATTR_WARP_SIZE: *out = 32; return 0;
+    case GS_ATTR_MAX_THREADS_PER_BLOCK: *out = (int64_t)cv->sm.max_block_threads; return 0;
+    case GS_ATTR_MAX_THREADS_PER_SM: *out = (int64_t)cv->sm.max_threads; return 0;
+    case GS_ATTR_MAX_CTAS_PER_SM: *out = (int64_t)cv->sm.max_cta; return 0;
+    case GS_ATTR_REGS_PER_SM: *out = (int64_t)cv->sm.n_regs; return 0;
+    case GS_ATTR_SHARED_PER_SM: *out = (int64_t)cv->smem.size; return 0;
+    case GS_ATTR_TIMING_MODE: *out = cv->sim.mode == SIM_MODE_TIMING; return 0;
+    default: break;
+    }
+    return fail(ctx, GS_ERR_INVALID_VALUE, "gs_device_attribute: unknown attribute %d", attr);
+}
 int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                      unsigned bz, unsigned shared_bytes, void **params)
 {
@@ -314,11 +387,13 @@ int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsi
     if (!gx || !gy || !gz || !bx || !by || !bz)
         return fail(ctx, GS_ERR_LAUNCH, "launch of '%s': zero dimension in grid (%u,%u,%u) or block (%u,%u,%u)",
                     name, gx, gy, gz, bx, by, bz);
+    const struct sim_cfg *cv = ctx->cfg.values;
     uint64_t threads = (uint64_t)bx * by * bz;
-    if (threads > RT_MAX_BLOCK_THREADS || bz > 64)
+    if (threads > cv->sm.max_block_threads || bz > 64)
         return fail(ctx, GS_ERR_LAUNCH,
-                    "launch of '%s': block (%u,%u,%u) has %llu threads; at most %d per CTA (and z <= 64)",
-                    name, bx, by, bz, (unsigned long long)threads, RT_MAX_BLOCK_THREADS);
+                    "launch of '%s': block (%u,%u,%u) has %llu threads; at most %llu per CTA "
+                    "(sm.max_block_threads) and z <= 64",
+                    name, bx, by, bz, (unsigned long long)threads, (unsigned long long)cv->sm.max_block_threads);
     if (gy > 65535 || gz > 65535)
         return fail(ctx, GS_ERR_LAUNCH, "launch of '%s': grid (%u,%u,%u): y and z must be <= 65535", name,
                     gx, gy, gz);
@@ -330,19 +405,18 @@ int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsi
                            bz != (fn->reqntid[2] ? fn->reqntid[2] : 1)))
         return fail(ctx, GS_ERR_LAUNCH, "launch of '%s': block (%u,%u,%u) differs from its .reqntid", name,
                     bx, by, bz);
-    uint64_t smem_static = fn->uses_dyn_shared || shared_bytes ? fn->dyn_shared_offset : fn->shared_static_bytes;
-    if (smem_static < fn->shared_static_bytes)
-        smem_static = fn->shared_static_bytes;
-    uint64_t smem = smem_static + shared_bytes;
-    if (smem > RT_SM_SMEM_BYTES)
-        return fail(ctx, GS_ERR_LAUNCH, "launch of '%s': %llu bytes of shared memory per CTA exceed %d",
-                    name, (unsigned long long)smem, RT_SM_SMEM_BYTES);
-    uint32_t per_sm = func_ctas_per_sm((uint32_t)threads, fn->regs_per_thread, smem, RT_SM_CTA_SLOTS,
-                                       RT_SM_MAX_THREADS, RT_SM_N_REGS, RT_SM_SMEM_BYTES);
+    uint64_t smem = cta_shared_bytes(fn, shared_bytes);
+    if (smem > cv->smem.size)
+        return fail(ctx, GS_ERR_LAUNCH,
+                    "launch of '%s': %llu bytes of shared memory per CTA exceed smem.size = %llu", name,
+                    (unsigned long long)smem, (unsigned long long)cv->smem.size);
+    uint32_t per_sm = sm_ctas_per_sm(&cv->sm, &cv->smem, (uint32_t)threads, fn->regs_per_thread, smem);
     if (per_sm == 0)
         return fail(ctx, GS_ERR_LAUNCH,
-                    "launch of '%s': one CTA of %llu threads x %u registers does not fit an SM (%d registers)",
-                    name, (unsigned long long)threads, fn->regs_per_thread, RT_SM_N_REGS);
+                    "launch of '%s': one CTA of %llu threads x %u registers does not fit an SM "
+                    "(sm.n_regs = %llu, sm.max_threads = %llu, sm.max_warps = %llu)",
+                    name, (unsigned long long)threads, fn->regs_per_thread, (unsigned long long)cv->sm.n_regs,
+                    (unsigned long long)cv->sm.max_threads, (unsigned long long)cv->sm.max_warps);
     /* Parameters: params[i] points at argument i; sizes/offsets from .param.
      * A void** carries no count, so too few arguments cannot be detected
      * (as in CUDA); a NULL entry or NULL array with parameters is refused. */
@@ -410,6 +484,10 @@ static void stats_doc(struct json_writer *w, void *arg)
     jw_str(w, "format", "gpusim-stats-1");
     jw_bool(w, "complete", true);
     jw_str(w, "git_revision", sim_git_revision());
+    jw_obj_begin(w, "run");
+    for (unsigned i = 0; i < ctx->n_info; i++)
+        jw_str(w, ctx->info_key[i], ctx->info_val[i]);
+    jw_obj_end(w);
     cfg_write_json(&ctx->cfg, w, "config");
     jw_obj_begin(w, "stats");
     stats_write_json(ctx->stats, w);
@@ -427,6 +505,33 @@ static void stats_doc(struct json_writer *w, void *arg)
     jw_obj_end(w);
     jw_obj_end(w);
     jw_finish(w);
+}
+
+int gs_stats_set_info(gs_ctx *ctx, const char *key, const char *value)
+{
+    if (!ctx || !key || !value || !*key)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_stats_set_info: NULL or empty argument");
+    for (unsigned i = 0; i < ctx->n_info; i++) {
+        if (!strcmp(ctx->info_key[i], key)) {
+            char *v = strdup(value);
+            if (!v)
+                return fail(ctx, GS_ERR_OUT_OF_MEMORY, "gs_stats_set_info: out of host memory");
+            free(ctx->info_val[i]);
+            ctx->info_val[i] = v;
+            return 0;
+        }
+    }
+    if (ctx->n_info == RT_MAX_INFO)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_stats_set_info: more than %d entries", RT_MAX_INFO);
+    char *k = strdup(key), *v = strdup(value);
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return fail(ctx, GS_ERR_OUT_OF_MEMORY, "gs_stats_set_info: out of host memory");
+    }
+    ctx->info_key[ctx->n_info] = k;
+    ctx->info_val[ctx->n_info++] = v;
+    return 0;
 }
 
 int gs_stats_write(gs_ctx *ctx, const char *json_path)

@@ -21,14 +21,8 @@
 struct ptx_module;
 struct ptx_func;
 
-/* Occupancy limits of the baseline SM (spec/baseline-gpu.md 2.1). The
- * config has no sm.* keys yet; when the SM engineer adds them these become
- * reads of the resolved config. */
-#define RT_SM_CTA_SLOTS 8        /* CTAs per SM */
-#define RT_SM_MAX_THREADS 1536   /* threads per SM */
-#define RT_SM_N_REGS 32768       /* 32-bit registers per SM */
-#define RT_SM_SMEM_BYTES 49152   /* shared memory per SM (bytes) */
-#define RT_MAX_BLOCK_THREADS 1024 /* threads per CTA (CUDA limit) */
+/* Occupancy limits come from the sm.* and smem.* keys (sim/sm_cfg.h). */
+#define RT_MAX_INFO 32  /* gs_stats_set_info entries per context */
 
 #define RT_ERR_LEN 1024 /* bytes of a last-error message */
 
@@ -53,6 +47,9 @@ struct gs_ctx {
     struct gs_module *mods;      /* loaded modules (list) */
     int pending_err;             /* first launch error since the last synchronize (0 none) */
     double launch_seconds;       /* host wall time spent running kernels (s) */
+    char *info_key[RT_MAX_INFO]; /* gs_stats_set_info keys (owned), in insertion order */
+    char *info_val[RT_MAX_INFO]; /* and their values (owned) */
+    unsigned n_info;             /* entries used */
     char err[RT_ERR_LEN];        /* last error message of this context */
 };
 

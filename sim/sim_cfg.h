@@ -8,6 +8,7 @@
 #define GPUSIM_SIM_SIM_CFG_H
 
 #include "sim/gpu_cfg.h"
+#include "sim/sm_cfg.h"
 #include "sim/synth.h"
 #include "sync/engine.h"
 
@@ -16,6 +17,8 @@ struct sim_cfg {
     struct engine_cfg engine;
     struct clock_cfg clock;
     struct gpu_cfg gpu;
+    struct sm_cfg sm;
+    struct smem_cfg smem;
     struct mem_cfg mem;
     struct icnt_cfg icnt;
     struct synth_cfg synth;

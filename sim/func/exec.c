@@ -1476,23 +1476,7 @@ int func_run(const struct func_launch *l)
     return err;
 }
 
-/* --------------------------------------------------------------- misc */
-uint32_t func_ctas_per_sm(uint32_t threads_per_cta, uint32_t regs_per_thread,
-                          uint64_t smem_per_cta, uint32_t cta_slots, uint32_t max_threads,
-                          uint32_t n_regs, uint64_t smem_size)
-{
-    uint64_t t = u64_round_up(threads_per_cta, FUNC_WARP);
-    uint64_t r = u64_round_up(regs_per_thread, 4);
-    uint64_t lim = cta_slots;
-    if (t)
-        lim = MIN(lim, max_threads / t);
-    if (r && t)
-        lim = MIN(lim, n_regs / (r * t));
-    if (smem_per_cta)
-        lim = MIN(lim, smem_size / smem_per_cta);
-    return (uint32_t)lim;
-}
-
+/* --------------------------------------------------------------- stats */
 void func_stats_register(struct func_stats *s, struct stats *reg)
 {
     const char *g = "func";

@@ -104,12 +104,4 @@ struct func_launch {
  * GS_ERR_OUT_OF_MEMORY with a message naming kernel, CTA, thread, PC. */
 int func_run(const struct func_launch *l);
 
-/* Occupancy rule of spec/baseline-gpu.md 2.1: CTAs per SM. Threads are
- * padded to whole warps and registers per thread to a multiple of 4;
- * regs_per_thread 0 or smem_per_cta 0 drop those terms. Returns 0 when one
- * CTA does not fit at all. */
-uint32_t func_ctas_per_sm(uint32_t threads_per_cta, uint32_t regs_per_thread,
-                          uint64_t smem_per_cta, uint32_t cta_slots, uint32_t max_threads,
-                          uint32_t n_regs, uint64_t smem_size);
-
 #endif /* GPUSIM_SIM_FUNC_FUNC_H */
