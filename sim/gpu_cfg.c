@@ -14,6 +14,9 @@ static const struct cfg_key simmode_keys[] = {
      "functional: execute kernels without timing; timing: cycle-level model"},
     {"watchdog", CFG_UINT, offsetof(struct simmode_cfg, watchdog_cycles), 1000, 1e12, "1000000", NULL,
      "core cycles without a retired instruction before the run is stopped (exit 1)"},
+    {"func_watchdog", CFG_UINT, offsetof(struct simmode_cfg, func_watchdog), 0, 1e15, "1000000", NULL,
+     "functional mode: warp instructions per resident warp without a memory change, barrier or exit "
+     "before the run is stopped (0 = off)"},
     {"seed", CFG_UINT, offsetof(struct simmode_cfg, seed), 0, 1.8e19, "1", NULL,
      "seed for randomised model decisions (never for workload inputs)"},
 };

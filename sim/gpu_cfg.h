@@ -25,6 +25,7 @@ struct simmode_cfg {
     int mode;                 /* sim.mode: enum sim_mode */
     uint64_t watchdog_cycles; /* sim.watchdog (core cycles): stop when nothing retires this long */
     uint64_t seed;            /* sim.seed: seed for any randomised model choice */
+    uint64_t func_watchdog;   /* sim.func_watchdog (warp instructions per resident warp) */
 };
 
 struct clock_cfg {

@@ -449,6 +449,7 @@ int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsi
         .params = pbuf,
         .max_resident_ctas = per_sm * (uint32_t)ctx->cfg.values->gpu.n_sm,
         .n_sm = (uint32_t)ctx->cfg.values->gpu.n_sm,
+        .watchdog_per_warp = cv->sim.func_watchdog,
         .st = &ctx->fst,
         .err = err,
         .err_len = sizeof err,

@@ -287,6 +287,57 @@ static void test_bad_input(void)
     TAP_OK(gs_ctx_create(NULL, ov2) == NULL, "unknown config key refused");
 }
 
+/* Spin-waits: out[1] is a flag. CTA 1 sets it and CTA 0 waits for it (must
+ * finish, since both are resident); with wait_only, nobody sets it and the
+ * functional watchdog must stop the launch. */
+static const char *spin_ptx = HDR
+    ".visible .entry spin(.param .u64 out, .param .u32 wait_only)\n{\n"
+    " .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<4>;\n"
+    " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    " ld.param.u32 %r5, [wait_only];\n"
+    " mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %tid.x;\n"
+    " setp.ne.u32 %p1, %r2, 0;\n @%p1 bra DONE;\n"
+    " setp.eq.u32 %p2, %r1, 1;\n setp.eq.u32 %p3, %r5, 0;\n and.pred %p2, %p2, %p3;\n"
+    " @%p2 bra SETTER;\n"
+    "WAIT:\n ld.volatile.global.u32 %r3, [%rd1+4];\n setp.eq.u32 %p1, %r3, 0;\n @%p1 bra WAIT;\n"
+    " st.global.u32 [%rd1], %r3;\n bra DONE;\n"
+    "SETTER:\n mov.u32 %r4, 42;\n st.volatile.global.u32 [%rd1+4], %r4;\n"
+    "DONE:\n ret;\n}\n";
+
+static void test_watchdog(void)
+{
+    const char *ov[] = {"sim.func_watchdog=2000", NULL};
+    gs_ctx *c = gs_ctx_create(NULL, ov);
+    gs_module *m;
+    gs_function *f = NULL;
+    TAP_OK(c && gs_module_load_data(c, spin_ptx, &m) == 0 && gs_module_get_function(m, "spin", &f) == 0,
+           "spin kernel loads");
+    if (!f) {
+        gs_ctx_destroy(c);
+        return;
+    }
+    uint64_t d;
+    gs_mem_alloc(c, &d, 8);
+    gs_memset_d8(c, d, 0, 8);
+    uint32_t wait_only = 0, o[2] = {0, 0};
+    void *args[] = {&d, &wait_only};
+    TAP_EQ_I64(gs_launch_kernel(f, 2, 1, 1, 64, 1, 1, 0, args), 0, "spin on a flag another CTA sets: completes");
+    gs_memcpy_dtoh(c, o, d, 8);
+    TAP_EQ_U64(o[0], 42, "the waiter saw the flag's value");
+    gs_memset_d8(c, d, 0, 8);
+    wait_only = 1;
+    TAP_EQ_I64(gs_launch_kernel(f, 2, 1, 1, 64, 1, 1, 0, args), GS_ERR_WATCHDOG,
+               "spin on a flag nobody sets: GS_ERR_WATCHDOG");
+    const char *e = gs_last_error(c);
+    /* The spin loop is source lines 19-21; CTA 0 and 1's warp 0 spin, warps 1 finished. */
+    TAP_OK(strstr(e, "watchdog") && strstr(e, "sim.func_watchdog") && strstr(e, "CTA (0,0,0) warp 0: pc") &&
+               strstr(e, "CTA (1,0,0) warp 0: pc") && !strstr(e, "warp 1:") &&
+               (strstr(e, "line 19,") || strstr(e, "line 20,") || strstr(e, "line 21,")),
+           "message lists the spinning warps with PC and line: %.300s", e);
+    gs_ctx_synchronize(c);
+    gs_ctx_destroy(c);
+}
+
 static void test_two_contexts(void)
 {
     gs_ctx *a = gs_ctx_create("gtx480", NULL), *b = gs_ctx_create(NULL, NULL);
@@ -321,6 +372,7 @@ int main(void)
     test_divergence(c);
     gs_ctx_destroy(c);
     test_bad_input();
+    test_watchdog();
     test_two_contexts();
     return tap_exit();
 }

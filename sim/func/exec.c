@@ -105,6 +105,8 @@ struct exec {
     long gcache;                 /* last device block hit, -1 none */
     uint64_t total_insts;        /* warp instructions in this launch (for %globaltimer) */
     bool progress;               /* something happened in this scheduling round */
+    uint64_t change_mark;        /* total_insts at the last visible progress (watchdog) */
+    uint64_t watchdog_insts;     /* warp instructions allowed without progress (0 off) */
     int err;                     /* first error code, 0 none */
 };
 
@@ -336,6 +338,15 @@ static inline void store_bytes(uint8_t *p, unsigned size, uint64_t v)
     }
 }
 
+/* Store and report whether memory changed (the watchdog's notion of
+ * progress: a spinning warp rewrites nothing new). */
+static inline bool store_changed(uint8_t *p, unsigned size, uint64_t v)
+{
+    uint64_t old = load_bytes(p, size);
+    store_bytes(p, size, v);
+    return old != load_bytes(p, size);
+}
+
 static void count_access(struct func_stats *st, unsigned sp, bool write, uint64_t n)
 {
     switch (sp) {
@@ -415,12 +426,15 @@ static void exec_st(struct exec *x, struct warp *w, uint64_t *R, const struct pt
         uint8_t *p = mem_at(x, w, lane, pc, sp, a, tot, true, &eff);
         if (!p)
             return;
+        bool changed = false;
         if (s->kind == PTX_OPND_VEC) {
             for (unsigned i = 0; i < s->n; i++)
-                store_bytes(p + i * es, es,
-                            s->vec[i] >= 0 ? R[(size_t)s->vec[i] * FUNC_WARP + (unsigned)lane] : 0);
+                changed |= store_changed(p + i * es, es,
+                                         s->vec[i] >= 0 ? R[(size_t)s->vec[i] * FUNC_WARP + (unsigned)lane] : 0);
         } else
-            store_bytes(p, es, opv(x, w, R, s, lane));
+            changed = store_changed(p, es, opv(x, w, R, s, lane));
+        if (changed)
+            x->change_mark = x->total_insts;
     }
     count_access(x->st, eff, true, (uint64_t)__builtin_popcount(g));
 }
@@ -457,7 +471,10 @@ static void exec_atom(struct exec *x, struct warp *w, uint64_t *R, const struct 
                   ptx_aop_name((enum ptx_aop)in->aop), ptx_type_name((enum ptx_type)in->type));
             return;
         }
-        store_bytes(p, es, nv);
+        if (nv != old) {
+            store_bytes(p, es, nv);
+            x->change_mark = x->total_insts;
+        }
         if (d)
             setv(R, d, lane, fpu_extend(old, (enum ptx_type)in->type));
     }
@@ -522,6 +539,7 @@ static void settle(struct exec *x, struct warp *w)
             w->state = W_DONE;
             w->cta->n_done++;
             x->progress = true;
+            x->change_mark = x->total_insts;
             cta_barrier_check(x, w->cta);
             return;
         }
@@ -653,6 +671,7 @@ static void cta_barrier_check(struct exec *x, struct cta *c)
         c->bar_and[b] = 1;
         c->bar_or[b] = 0;
         x->progress = true;
+        x->change_mark = x->total_insts;
     }
 }
 
@@ -1398,6 +1417,46 @@ static int exec_alloc(struct exec *x)
     return 0;
 }
 
+/* The functional watchdog fired: every resident warp has had its share of
+ * x->watchdog_insts warp instructions and none changed memory, passed a
+ * barrier or finished. Report the warps (CTA, warp, PC, line, state). */
+static void watchdog_fire(struct exec *x)
+{
+    const struct func_launch *l = x->l;
+    char *p = l->err, *end = l->err + l->err_len;
+    p += snprintf(p, (size_t)(end - p),
+                  "kernel '%s': watchdog: %" PRIu64 " warp instructions without any warp changing memory, "
+                  "passing a barrier or finishing (a spin-wait that never ends? raise sim.func_watchdog if "
+                  "the kernel legitimately computes this long in registers). Resident warps:",
+                  x->kfn->name, x->total_insts - x->change_mark);
+    unsigned shown = 0, total = 0;
+    for (uint32_t s = 0; s < x->n_slots; s++) {
+        const struct cta *c = &x->ctas[s];
+        if (!c->live)
+            continue;
+        for (uint32_t i = 0; i < x->n_warps; i++) {
+            const struct warp *w = &c->warps[i];
+            if (w->state == W_DONE)
+                continue;
+            total++;
+            if (shown == 8 || p >= end - 1)
+                continue;
+            shown++;
+            const struct ptx_func *fn = w->fr[w->depth].fn;
+            uint32_t pc = w->sp ? w->stk[w->sp - 1].pc : 0;
+            p += snprintf(p, (size_t)(end - p), " [CTA (%u,%u,%u) warp %u: pc %u line %u%s%s, mask 0x%08x, stack %u]",
+                          c->id[0], c->id[1], c->id[2], w->wid, pc, pc < fn->n_insns ? fn->insns[pc].line : 0,
+                          fn != x->kfn ? " in " : "", fn != x->kfn ? fn->name : "",
+                          w->sp ? w->stk[w->sp - 1].mask : 0, w->sp);
+            if (p > end)
+                p = end;
+        }
+    }
+    if (total > shown && p < end - 1)
+        snprintf(p, (size_t)(end - p), " ... %u warps in all", total);
+    x->err = GS_ERR_WATCHDOG;
+}
+
 int func_run(const struct func_launch *l)
 {
     struct exec xs;
@@ -1426,6 +1485,7 @@ int func_run(const struct func_launch *l)
     for (uint32_t s = 0; s < x->n_slots; s++)
         cta_start(x, &x->ctas[s], x->next_cta++);
     uint32_t live = x->n_slots;
+    x->watchdog_insts = l->watchdog_per_warp * (uint64_t)x->n_slots * x->n_warps;
     while (live > 0 && !x->err) {
         x->progress = false;
         uint64_t before = x->total_insts;
@@ -1439,6 +1499,7 @@ int func_run(const struct func_launch *l)
             if (c->n_done == x->n_warps) {
                 l->st->ctas++;
                 x->progress = true;
+                x->change_mark = x->total_insts;
                 if (x->next_cta < x->n_ctas)
                     cta_start(x, c, x->next_cta++);
                 else {
@@ -1447,6 +1508,8 @@ int func_run(const struct func_launch *l)
                 }
             }
         }
+        if (!x->err && x->watchdog_insts && x->total_insts - x->change_mark > x->watchdog_insts)
+            watchdog_fire(x);
         if (!x->err && !x->progress && x->total_insts == before) {
             /* Every live warp waits at a barrier that can never complete. */
             for (uint32_t s = 0; s < x->n_slots; s++) {

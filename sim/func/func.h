@@ -94,14 +94,27 @@ struct func_launch {
     const uint8_t *params;         /* kernel parameter buffer, fn->param_bytes */
     uint32_t max_resident_ctas;    /* CTAs run concurrently (>= 1) */
     uint32_t n_sm;                 /* for %nsmid / %smid */
+    uint64_t watchdog_per_warp;    /* warp instructions per resident warp without
+                                      progress before GS_ERR_WATCHDOG (0 off) */
     struct func_stats *st;         /* counters to update */
     char *err;                     /* message on failure */
     size_t err_len;                /* bytes at err */
 };
 
 /* Run the launch to completion. 0 on success; GS_ERR_EXEC (fault: bad
- * address, trap, deadlock, unsupported instruction at run time) or
- * GS_ERR_OUT_OF_MEMORY with a message naming kernel, CTA, thread, PC. */
+ * address, trap, deadlock, unsupported instruction at run time),
+ * GS_ERR_WATCHDOG (no progress, below) or GS_ERR_OUT_OF_MEMORY with a
+ * message naming kernel, CTA, thread, PC.
+ *
+ * Watchdog: progress is a store or atomic that changes memory, a barrier
+ * release, a warp or CTA finishing. When the launch executes more than
+ * watchdog_per_warp x (resident warps) warp instructions without progress,
+ * it stops with GS_ERR_WATCHDOG and a list of resident warps (CTA, warp,
+ * PC, source line, active mask, SIMT stack depth). A spin-wait on a flag
+ * that nobody will set is caught this way; a barrier that cannot complete
+ * is caught at once as a deadlock. A loop that legitimately computes in
+ * registers for longer than the limit is a false positive: raise
+ * sim.func_watchdog. */
 int func_run(const struct func_launch *l);
 
 #endif /* GPUSIM_SIM_FUNC_FUNC_H */
