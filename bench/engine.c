@@ -48,6 +48,7 @@
 #include "sync/qbarrier.h"
 #include "sync/spsc.h"
 #include "sync/topo.h"
+#include "support/machine.h"
 
 #define MAX_ROWS 256
 
@@ -60,13 +61,6 @@ static double now_s(void)
 
 /* ------------------------------------------------------------ results */
 
-struct machine {
-    char cpu_model[128]; /* "model name" of /proc/cpuinfo */
-    char kernel[320];    /* uname: sysname release version machine */
-    unsigned cores;      /* physical cores (hwloc) */
-    unsigned pus;        /* processing units (hwloc) */
-    unsigned online;     /* sysconf(_SC_NPROCESSORS_ONLN) */
-};
 
 struct barrier_row {
     unsigned threads;     /* participating threads */
@@ -113,37 +107,6 @@ struct bench {
     unsigned n_eng;
 };
 
-static void machine_probe(struct machine *m, const struct topo *t)
-{
-    snprintf(m->cpu_model, sizeof m->cpu_model, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[512];
-        while (fgets(line, sizeof line, f)) {
-            if (strncmp(line, "model name", 10) == 0) {
-                const char *v = strchr(line, ':');
-                if (v) {
-                    v++;
-                    while (*v == ' ' || *v == '\t')
-                        v++;
-                    snprintf(m->cpu_model, sizeof m->cpu_model, "%s", v);
-                    m->cpu_model[strcspn(m->cpu_model, "\n")] = '\0';
-                }
-                break;
-            }
-        }
-        fclose(f);
-    }
-    struct utsname u;
-    if (uname(&u) == 0)
-        snprintf(m->kernel, sizeof m->kernel, "%s %s %s %s", u.sysname, u.release, u.version, u.machine);
-    else
-        snprintf(m->kernel, sizeof m->kernel, "unknown");
-    m->cores = topo_physical_cores(t);
-    m->pus = topo_pus(t);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    m->online = n > 0 ? (unsigned)n : 1u;
-}
 
 /* ---------------------------------------------------- (a) barrier */
 
@@ -528,8 +491,8 @@ static void print_markdown(const struct bench *b)
     const struct machine *m = &b->m;
     printf("# gpusim engine benchmark%s\n\n", b->quick ? " (--quick)" : "");
     printf("Best of %u run(s) of %.2f s per configuration.\n\n", b->repeat, b->box_s);
-    printf("- CPU: %s\n- physical cores: %u, PUs: %u, online CPUs: %u\n- kernel: %s\n\n", m->cpu_model,
-           m->cores, m->pus, m->online, m->kernel);
+    machine_print_markdown(m);
+    printf("\n");
 
     printf("## (a) Quantum barrier round trip\n\n");
     printf("| threads | spin limit | rounds | ns/barrier | futex sleeps/round |\n");
@@ -572,13 +535,7 @@ static void write_json(struct json_writer *w, void *arg)
     jw_bool(w, "quick", b->quick);
     jw_double(w, "seconds_per_run", b->box_s);
     jw_u64(w, "runs_per_config", b->repeat);
-    jw_obj_begin(w, "machine");
-    jw_str(w, "cpu_model", b->m.cpu_model);
-    jw_u64(w, "physical_cores", b->m.cores);
-    jw_u64(w, "pus", b->m.pus);
-    jw_u64(w, "online_cpus", b->m.online);
-    jw_str(w, "kernel", b->m.kernel);
-    jw_obj_end(w);
+    machine_write_json(&b->m, w);
 
     jw_arr_begin(w, "barrier");
     for (unsigned i = 0; i < b->n_bar; i++) {
@@ -678,7 +635,7 @@ int main(int argc, char **argv)
         }
     }
     topo_init(&b->topo);
-    machine_probe(&b->m, &b->topo);
+    machine_probe(&b->m);
     if (!b->max_threads)
         b->max_threads = 2 * b->m.online;
     b->box_s = b->quick ? 0.03 : 0.2;

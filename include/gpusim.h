@@ -114,6 +114,13 @@ int gs_ctx_synchronize(gs_ctx *ctx);
  * in the "run" object of the statistics JSON; a repeated key replaces. */
 int gs_stats_set_info(gs_ctx *ctx, const char *key, const char *value);
 int gs_stats_write(gs_ctx *ctx, const char *json_path);
+/* Current total of a counter statistic by its full name, e.g.
+ * "func.warp_insts" (names: docs/stats.md, or the "total" object of the
+ * JSON). GS_ERR_NOT_FOUND for an unknown name. */
+int gs_stats_get_u64(gs_ctx *ctx, const char *name, uint64_t *out);
+/* Host wall-clock seconds spent executing kernels in this context so far
+ * (simulation speed measurements; differs run to run). */
+double gs_host_kernel_seconds(const gs_ctx *ctx);
 
 #ifdef __cplusplus
 }

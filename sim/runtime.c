@@ -535,6 +535,17 @@ int gs_stats_set_info(gs_ctx *ctx, const char *key, const char *value)
     return 0;
 }
 
+int gs_stats_get_u64(gs_ctx *ctx, const char *name, uint64_t *out)
+{
+    if (!ctx || !name || !out)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_stats_get_u64: NULL argument");
+    if (!stats_get_u64(ctx->stats, name, out))
+        return fail(ctx, GS_ERR_NOT_FOUND, "gs_stats_get_u64: no counter named '%s'", name);
+    return 0;
+}
+
+double gs_host_kernel_seconds(const gs_ctx *ctx) { return ctx ? ctx->launch_seconds : 0.0; }
+
 int gs_stats_write(gs_ctx *ctx, const char *json_path)
 {
     if (!ctx || !json_path)

@@ -10,7 +10,7 @@
 # Environment: NVCC (default /usr/local/cuda/bin/nvcc), ARCH (default sm_75,
 # the oldest target CUDA 13 accepts).
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "${REGEN_DIR:-$(dirname "$0")}"   # REGEN_DIR: another directory of .cu files (bench/kernels)
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
 ARCH=${ARCH:-sm_75}
 tmp=$(mktemp -d)
