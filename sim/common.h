@@ -74,6 +74,19 @@ NORETURN void sim_assert_fail(const char *file, int line, const char *cond, cons
 #define NEVER(x) ((x) ? (sim_panic("NEVER(%s) was true", #x), 1) : 0)
 #endif
 
+/* Allocation for setup paths (configuration, statistics, engine and model
+ * construction), never the per-cycle hot path: on failure they panic with
+ * the caller's file:line, since there is no way to continue. n or size 0
+ * allocate 1 byte so the result is never NULL. */
+void *sim_xmalloc_at(const char *file, int line, size_t n);
+void *sim_xcalloc_at(const char *file, int line, size_t n, size_t size);
+void *sim_xrealloc_at(const char *file, int line, void *p, size_t n);
+char *sim_xstrdup_at(const char *file, int line, const char *s);
+#define xmalloc(n) sim_xmalloc_at(__FILE__, __LINE__, (n))
+#define xcalloc(n, size) sim_xcalloc_at(__FILE__, __LINE__, (n), (size))
+#define xrealloc(p, n) sim_xrealloc_at(__FILE__, __LINE__, (p), (n))
+#define xstrdup(s) sim_xstrdup_at(__FILE__, __LINE__, (s))
+
 static inline uint64_t u64_round_up(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
 static inline int is_pow2_u64(uint64_t v) { return v && !(v & (v - 1)); }
 

@@ -42,30 +42,6 @@
 
 /* ------------------------------------------------------------ small helpers */
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        sim_panic("out of memory (%zu bytes) in config", n);
-    return p;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        sim_panic("out of memory (%zu x %zu bytes) in config", n, size);
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = xmalloc(n);
-    memcpy(p, s, n);
-    return p;
-}
-
 static char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 static char *xasprintf(const char *fmt, ...)
 {

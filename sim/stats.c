@@ -100,29 +100,6 @@ struct stats {
 /* ------------------------------------------------------------ allocation */
 
 /* Out of memory while registering or snapshotting leaves no sane way on. */
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q)
-        sim_panic("stats: out of memory (%zu bytes)", n);
-    return q;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        sim_panic("stats: out of memory (%zu x %zu bytes)", n, size);
-    return p;
-}
-
-static char *xstrdup(const char *str)
-{
-    size_t n = strlen(str) + 1;
-    char *d = xrealloc(NULL, n);
-    memcpy(d, str, n);
-    return d;
-}
 
 /* Make room for `need` elements of `elem` bytes in *arr (capacity *cap). */
 static void *grow(void *arr, size_t *cap, size_t need, size_t elem)

@@ -173,22 +173,6 @@ struct engine {
 
 /* --------------------------------------------------------------- utils */
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n);
-    if (!q)
-        sim_panic("out of memory (%zu bytes)", n);
-    return q;
-}
-
-static void *xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz);
-    if (!p)
-        sim_panic("out of memory (%zu x %zu bytes)", n, sz);
-    return p;
-}
-
 static double now_s(void)
 {
     struct timespec ts;
