@@ -287,6 +287,40 @@ static void test_bad_input(void)
     TAP_OK(gs_ctx_create(NULL, ov2) == NULL, "unknown config key refused");
 }
 
+/* 32-bit shared addresses wrap modulo 2^32 (nvcc's strength-reduced loops
+ * keep a register "below" the array and add a positive immediate); a
+ * genuinely negative offset still faults. */
+static const char *wrap_ptx = HDR
+    ".shared .align 4 .b8 sm[64];\n"
+    ".visible .entry wrapk(.param .u64 out, .param .u32 off)\n{\n"
+    " .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n ld.param.u32 %r5, [off];\n"
+    " mov.u32 %r1, sm;\n mov.u32 %r6, 77;\n st.shared.u32 [sm+4], %r6;\n"
+    " sub.u32 %r2, %r1, 64;\n add.u32 %r2, %r2, %r5;\n"
+    " ld.shared.u32 %r3, [%r2+68];\n st.global.u32 [%rd1], %r3;\n ret;\n}\n";
+
+static void test_shared_wrap(gs_ctx *c)
+{
+    gs_module *m;
+    gs_function *f = NULL;
+    TAP_OK(gs_module_load_data(c, wrap_ptx, &m) == 0 && gs_module_get_function(m, "wrapk", &f) == 0,
+           "wrap kernel loads");
+    if (!f)
+        return;
+    uint64_t d;
+    gs_mem_alloc(c, &d, 4);
+    uint32_t off = 0, o = 0;
+    void *args[] = {&d, &off};
+    TAP_EQ_I64(gs_launch_kernel(f, 1, 1, 1, 1, 1, 1, 0, args), 0, "[%%r2+68] with %%r2 = sm - 64 runs");
+    gs_memcpy_dtoh(c, &o, d, 4);
+    TAP_EQ_U64(o, 77, "and reads sm[1] (address wraps modulo 2^32)");
+    off = (uint32_t)-8; /* sm - 72 + 68 = sm - 4: below the window */
+    TAP_EQ_I64(gs_launch_kernel(f, 1, 1, 1, 1, 1, 1, 0, args), GS_ERR_EXEC, "a negative shared offset faults");
+    TAP_OK(strstr(gs_last_error(c), "out-of-bounds shared load") != NULL, "message: %s", gs_last_error(c));
+    gs_ctx_synchronize(c);
+    gs_mem_free(c, d);
+}
+
 /* Spin-waits: out[1] is a flag. CTA 1 sets it and CTA 0 waits for it (must
  * finish, since both are resident); with wait_only, nobody sets it and the
  * functional watchdog must stop the launch. */
@@ -370,6 +404,7 @@ int main(void)
     test_ints(c);
     test_fps(c);
     test_divergence(c);
+    test_shared_wrap(c);
     gs_ctx_destroy(c);
     test_bad_input();
     test_watchdog();

@@ -248,6 +248,14 @@ static uint8_t *mem_at(struct exec *x, struct warp *w, int lane, uint32_t pc, un
                        uint64_t addr, unsigned size, bool write, unsigned *eff)
 {
     uint64_t a = addr;
+    /* Shared and local state-space addresses are 32-bit offsets into their
+     * window and the hardware adds register and immediate modulo 2^32: nvcc
+     * strength-reduces loops into a register "below" an array plus a
+     * positive immediate ([%r2+68] with %r2 = base - 64). Wrapping cannot
+     * hide a bad access: a negative offset wraps to near 4 GiB, far outside
+     * any window. */
+    if (sp == PTX_SPACE_SHARED || sp == PTX_SPACE_LOCAL)
+        a = (uint32_t)a;
     if (sp == PTX_SPACE_GENERIC) {
         if (a >= FUNC_GEN_SHARED_BASE && a - FUNC_GEN_SHARED_BASE < FUNC_GEN_WINDOW) {
             sp = PTX_SPACE_SHARED;
