@@ -70,6 +70,11 @@ int gs_module_load_data(gs_ctx *ctx, const char *ptx_text, gs_module **out);
 int gs_module_load_data_ex(gs_ctx *ctx, const char *ptx_text, const char *regs_text, const char *name,
                            gs_module **out);
 int gs_module_get_function(gs_module *m, const char *name, gs_function **out);
+/* Device address and size (bytes) of a module-scope .global or .const
+ * variable (a __device__ or __constant__ variable), as cuModuleGetGlobal:
+ * fill a __constant__ array with gs_memcpy_htod(ctx, dptr, ...). bytes may
+ * be NULL. GS_ERR_NOT_FOUND when the module has no such variable. */
+int gs_module_get_global(gs_module *m, const char *name, uint64_t *dptr, size_t *bytes);
 
 /* Device attributes (as cuDeviceGetAttribute), from the context's config. */
 enum gs_device_attr {

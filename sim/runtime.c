@@ -247,6 +247,21 @@ int gs_module_get_function(gs_module *m, const char *name, gs_function **out)
     return 0;
 }
 
+int gs_module_get_global(gs_module *m, const char *name, uint64_t *dptr, size_t *bytes)
+{
+    if (!m || !name || !dptr)
+        return fail(m ? m->ctx : NULL, GS_ERR_INVALID_VALUE, "gs_module_get_global: NULL argument");
+    int i = ptx_module_find_var(m->ptx, name);
+    if (i < 0 || !m->var_addr[i])
+        return fail(m->ctx, GS_ERR_NOT_FOUND,
+                    "gs_module_get_global: no .global or .const variable named '%s' in %s", name,
+                    m->ptx->filename ? m->ptx->filename : "module");
+    *dptr = m->var_addr[i];
+    if (bytes)
+        *bytes = (size_t)m->ptx->vars[i].size;
+    return 0;
+}
+
 /* --------------------------------------------------------------- memory */
 int gs_mem_alloc(gs_ctx *ctx, uint64_t *dptr, size_t bytes)
 {

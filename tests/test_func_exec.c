@@ -321,6 +321,47 @@ static void test_shared_wrap(gs_ctx *c)
     gs_mem_free(c, d);
 }
 
+/* gs_module_get_global: fill a .const array from the host, read it in a kernel. */
+static const char *const_ptx = HDR
+    ".const .align 4 .b8 coeffs[16];\n"
+    ".global .align 4 .u32 counter = 5;\n"
+    ".visible .entry readc(.param .u64 out)\n{\n"
+    " .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    " ld.const.u32 %r1, [coeffs+8];\n ld.global.u32 %r2, [counter];\n add.u32 %r3, %r1, %r2;\n"
+    " st.global.u32 [%rd1], %r3;\n ret;\n}\n";
+
+static void test_get_global(gs_ctx *c)
+{
+    gs_module *m;
+    gs_function *f = NULL;
+    TAP_OK(gs_module_load_data(c, const_ptx, &m) == 0 && gs_module_get_function(m, "readc", &f) == 0,
+           "const kernel loads");
+    if (!f)
+        return;
+    uint64_t dc = 0, dg = 0;
+    size_t nc = 0, ng = 0;
+    TAP_EQ_I64(gs_module_get_global(m, "coeffs", &dc, &nc), 0, "get_global of a .const array");
+    TAP_EQ_U64(nc, 16, "its size");
+    TAP_EQ_I64(gs_module_get_global(m, "counter", &dg, &ng), 0, "get_global of a .global scalar");
+    TAP_EQ_U64(ng, 4, "its size");
+    uint32_t init = 0;
+    gs_memcpy_dtoh(c, &init, dg, 4);
+    TAP_EQ_U64(init, 5, "the .global initialiser is visible from the host");
+    uint32_t vals[4] = {10, 20, 30, 40};
+    TAP_EQ_I64(gs_memcpy_htod(c, dc, vals, sizeof vals), 0, "htod into the .const array");
+    uint64_t d;
+    gs_mem_alloc(c, &d, 4);
+    uint32_t o = 0;
+    void *args[] = {&d};
+    TAP_EQ_I64(gs_launch_kernel(f, 1, 1, 1, 1, 1, 1, 0, args), 0, "kernel reads it");
+    gs_memcpy_dtoh(c, &o, d, 4);
+    TAP_EQ_U64(o, 35, "coeffs[2] + counter");
+    TAP_EQ_I64(gs_module_get_global(m, "nope", &dc, NULL), GS_ERR_NOT_FOUND, "unknown variable");
+    TAP_OK(strstr(gs_last_error(c), "nope") != NULL, "message names it: %s", gs_last_error(c));
+    gs_mem_free(c, d);
+}
+
 /* Spin-waits: out[1] is a flag. CTA 1 sets it and CTA 0 waits for it (must
  * finish, since both are resident); with wait_only, nobody sets it and the
  * functional watchdog must stop the launch. */
@@ -405,6 +446,7 @@ int main(void)
     test_fps(c);
     test_divergence(c);
     test_shared_wrap(c);
+    test_get_global(c);
     gs_ctx_destroy(c);
     test_bad_input();
     test_watchdog();

@@ -150,21 +150,43 @@ void *wl_host_alloc(struct wl *w, size_t bytes)
 }
 
 /* ---------------------------------------------------------------- device */
+static bool load_module(struct wl *w)
+{
+    int rc;
+    if (!w->mod && (rc = gs_module_load_data_ex(w->ctx, w->ptx, w->regs, w->ptx_name, &w->mod)) != 0) {
+        gs_failed(w, rc, "loading the kernel PTX");
+        return false;
+    }
+    return true;
+}
+
 gs_function *wl_kernel(struct wl *w, const char *name)
 {
     if (!wl_ok(w))
         return NULL;
-    int rc;
-    if (!w->mod && (rc = gs_module_load_data_ex(w->ctx, w->ptx, w->regs, w->ptx_name, &w->mod)) != 0) {
-        gs_failed(w, rc, "loading the kernel PTX");
+    if (!load_module(w))
         return NULL;
-    }
     gs_function *f = NULL;
+    int rc;
     if ((rc = gs_module_get_function(w->mod, name, &f)) != 0) {
         gs_failed(w, rc, "looking up the kernel");
         return NULL;
     }
     return f;
+}
+
+
+uint64_t wl_global(struct wl *w, const char *name, size_t *bytes)
+{
+    if (!wl_ok(w) || !load_module(w))
+        return 0;
+    uint64_t d = 0;
+    int rc = gs_module_get_global(w->mod, name, &d, bytes);
+    if (rc) {
+        gs_failed(w, rc, "looking up a module variable");
+        return 0;
+    }
+    return d;
 }
 
 uint64_t wl_alloc(struct wl *w, size_t bytes)

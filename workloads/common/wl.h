@@ -105,6 +105,10 @@ void *wl_host_alloc(struct wl *w, size_t bytes);
 /* Kernel by name from this workload's PTX (loaded on first use). NULL after
  * an error (recorded). */
 gs_function *wl_kernel(struct wl *w, const char *name);
+/* Device address of a __constant__ or __device__ variable of this
+ * workload's PTX (gs_module_get_global); *bytes (may be NULL) gets its
+ * size. 0 after an error (recorded). */
+uint64_t wl_global(struct wl *w, const char *name, size_t *bytes);
 uint64_t wl_alloc(struct wl *w, size_t bytes);                       /* zero-filled */
 uint64_t wl_alloc_copy(struct wl *w, const void *src, size_t bytes); /* allocate + copy in */
 void wl_free(struct wl *w, uint64_t dptr);
