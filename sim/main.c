@@ -53,6 +53,7 @@ struct cli {
     int size;                            /* run --size: enum wl_size */
     uint64_t seed;                       /* run --seed */
     const char *ptx_path;                /* run --ptx: replacement kernel PTX */
+    bool markdown;                       /* list --markdown */
 };
 
 /* ------------------------------------------------------------- signals */
@@ -107,7 +108,8 @@ static void usage(FILE *out)
           "\n"
           "commands:\n"
           "  run <workload>         run one workload (see 'gpusim list') and verify its result\n"
-          "  list                   list the workloads and the configuration presets\n"
+          "  list [--markdown]      list the workloads and the configuration presets\n"
+          "                         (--markdown: the workload table of workloads/README.md)\n"
           "  synth                  run the synthetic engine-validation model\n"
           "  config --list          list every configuration key (type, default, range, doc)\n"
           "  config --show [P]      print the resolved configuration of preset or file P\n"
@@ -233,6 +235,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
             if (errno || end == val || *end || val[0] == '-')
                 return usage_error("--seed needs a non-negative integer, got '%s'", val);
             c->seed = sv;
+        } else if (!strcmp(a, "--markdown")) {
+            c->markdown = true;
         } else if (!strcmp(a, "--ptx")) {
             NEED_VAL();
             c->ptx_path = val;
@@ -453,8 +457,21 @@ static int cmd_synth(struct cli *c)
 
 /* ------------------------------------------------------------- workloads */
 
-static int cmd_list(void)
+static int cmd_list(const struct cli *c)
 {
+    if (c->markdown) {
+        /* The descriptor columns of the table in workloads/README.md. */
+        printf("| workload | computes | mirrors | stresses | flags |\n|---|---|---|---|---|\n");
+        for (unsigned i = 0; i < wl_registry_len; i++) {
+            const struct wl_desc *d = wl_registry[i].desc;
+            const char *fl = (d->flags & WL_REG_HEAVY) && (d->flags & WL_SHARING) ? "R S"
+                             : d->flags & WL_REG_HEAVY                           ? "R"
+                             : d->flags & WL_SHARING                             ? "S"
+                                                                                 : "-";
+            printf("| %s | %s | %s | %s | %s |\n", d->name, d->summary, d->mirrors, d->stresses, fl);
+        }
+        return EXIT_OK;
+    }
     printf("workloads (gpusim run <name> [--size tiny|small|medium|large] [--seed N]):\n");
     for (unsigned i = 0; i < wl_registry_len; i++) {
         const struct wl_desc *d = wl_registry[i].desc;
@@ -606,7 +623,7 @@ int main(int argc, char **argv)
     if (!strcmp(c.command, "run"))
         return cmd_run(&c);
     if (!strcmp(c.command, "list"))
-        return cmd_list();
+        return cmd_list(&c);
     if (!strcmp(c.command, "synth"))
         return cmd_synth(&c);
     if (!strcmp(c.command, "config"))
