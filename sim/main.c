@@ -470,6 +470,14 @@ static int cmd_list(const struct cli *c)
                                                                                  : "-";
             printf("| %s | %s | %s | %s | %s |\n", d->name, d->summary, d->mirrors, d->stresses, fl);
         }
+        printf("\n| workload | tiny | small | medium | large |\n|---|---|---|---|---|\n");
+        for (unsigned i = 0; i < wl_registry_len; i++) {
+            const struct wl_desc *d = wl_registry[i].desc;
+            printf("| %s", d->name);
+            for (int k = 0; k < WL_N_SIZES; k++)
+                printf(" | %s", d->sizes[k] ? d->sizes[k] : "");
+            printf(" |\n");
+        }
         return EXIT_OK;
     }
     printf("workloads (gpusim run <name> [--size tiny|small|medium|large] [--seed N]):\n");
