@@ -472,8 +472,12 @@ static void exec_atom(struct exec *x, struct warp *w, uint64_t *R, const struct 
         }
         uint64_t old = load_bytes(p, es);
         bool bad = false;
+        /* atom/red.add.f32 on global memory flushes subnormal inputs and
+         * results to sign-preserving zero; on shared memory it keeps them
+         * (PTX ISA, sm_75-era text, and measured on hardware). */
+        bool ftz = in->type == PTX_T_F32 && in->aop == PTX_AOP_ADD && eff == PTX_SPACE_GLOBAL;
         uint64_t nv = fpu_atomic((enum ptx_aop)in->aop, (enum ptx_type)in->type, old,
-                                 opv(x, w, R, bo, lane), co ? opv(x, w, R, co, lane) : 0, &bad);
+                                 opv(x, w, R, bo, lane), co ? opv(x, w, R, co, lane) : 0, ftz, &bad);
         if (bad) {
             fault(x, w, lane, pc, "unsupported atomic operation %s on type %s",
                   ptx_aop_name((enum ptx_aop)in->aop), ptx_type_name((enum ptx_type)in->type));
@@ -823,7 +827,7 @@ static void exec_redux(struct exec *x, struct warp *w, uint64_t *R, const struct
     for (uint32_t m = g; m; m &= m - 1) {
         uint64_t v = opv(x, w, R, &s[0], __builtin_ctz(m));
         acc = first ? fpu_extend(v, (enum ptx_type)in->type)
-                    : fpu_atomic((enum ptx_aop)in->aop, (enum ptx_type)in->type, acc, v, 0, &bad);
+                    : fpu_atomic((enum ptx_aop)in->aop, (enum ptx_type)in->type, acc, v, 0, false, &bad);
         first = false;
     }
     if (bad) {
@@ -842,11 +846,20 @@ static void exec_setp(struct exec *x, struct warp *w, uint64_t *R, const struct 
     bool ftz = in->flags & PTX_F_FTZ;
     enum ptx_type t = in->op == PTX_OP_SET ? (enum ptx_type)in->type2 : (enum ptx_type)in->type;
     bool fdst = in->op == PTX_OP_SET && ptx_type_is_float((enum ptx_type)in->type);
+    /* setp.f16x2 p|q, a, b: p compares the low halves, q the high halves. */
+    bool x2 = in->op == PTX_OP_SETP && (t == PTX_T_F16X2 || t == PTX_T_BF16X2);
+    enum ptx_type ht = t == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
     for (uint32_t m = g; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
-        bool r = fpu_compare((enum ptx_cmp)in->cmp, t, opv(x, w, R, &s[0], lane),
-                             opv(x, w, R, &s[1], lane), ftz);
-        bool q = !r;
+        uint64_t a = opv(x, w, R, &s[0], lane), b = opv(x, w, R, &s[1], lane);
+        bool r, q;
+        if (x2) {
+            r = fpu_compare((enum ptx_cmp)in->cmp, ht, a & 0xffff, b & 0xffff, ftz);
+            q = fpu_compare((enum ptx_cmp)in->cmp, ht, (a >> 16) & 0xffff, (b >> 16) & 0xffff, ftz);
+        } else {
+            r = fpu_compare((enum ptx_cmp)in->cmp, t, a, b, ftz);
+            q = !r;
+        }
         if (in->bop != PTX_BOOL_NONE) {
             bool c = opv(x, w, R, &s[in->n_src - 1], lane) & 1;
             switch (in->bop) {
@@ -880,12 +893,16 @@ static void exec_carry(struct exec *x, struct warp *w, uint64_t *R, const struct
         bool sub = in->op == PTX_OP_SUB || in->op == PTX_OP_SUBC;
         bool mad = in->op == PTX_OP_MAD || in->op == PTX_OP_MADC;
         if (mad) {
+            /* The product of the instruction's type: signed for .s32/.s64
+             * (only the high half differs). */
             uint64_t c = opv(x, w, R, &s[2], lane);
+            bool sg = ptx_type_is_signed((enum ptx_type)in->type);
             unsigned __int128 p;
             if (w64)
-                p = (unsigned __int128)a * b;
+                p = sg ? (unsigned __int128)((__int128)(int64_t)a * (int64_t)b) : (unsigned __int128)a * b;
             else
-                p = (unsigned __int128)((a & 0xffffffffu) * (b & 0xffffffffu));
+                p = sg ? (unsigned __int128)(uint64_t)((int64_t)(int32_t)a * (int32_t)b)
+                       : (unsigned __int128)((a & 0xffffffffu) * (b & 0xffffffffu));
             uint64_t part = in->mode == PTX_MODE_HI ? (uint64_t)(w64 ? p >> 64 : (p >> 32) & 0xffffffffu)
                                                     : (uint64_t)(w64 ? (uint64_t)p : (uint64_t)p & 0xffffffffu);
             a = part;
@@ -1375,6 +1392,33 @@ static void exec_free(struct exec *x)
     }
 }
 
+/* Local bytes of the deepest chain of .func frames called from function
+ * i (its own frame excluded), following the direct calls; -1 when a call
+ * cycle (recursion) is reachable. state[]: 0 unvisited, 1 on the DFS path,
+ * 2 done with need[] set. */
+static int64_t call_local(const struct ptx_module *mod, uint32_t i, uint8_t *state, int64_t *need)
+{
+    if (state[i] == 2)
+        return need[i];
+    if (state[i] == 1)
+        return -1;
+    state[i] = 1;
+    const struct ptx_func *fn = &mod->funcs[i];
+    int64_t deepest = 0;
+    for (uint32_t p = 0; p < fn->n_insns; p++) {
+        const struct ptx_insn *in = &fn->insns[p];
+        if (in->op != PTX_OP_CALL || in->target >= mod->n_funcs || !mod->funcs[in->target].has_body)
+            continue; /* a call without a body faults when executed */
+        int64_t sub = call_local(mod, in->target, state, need);
+        if (sub < 0)
+            return -1;
+        deepest = MAX(deepest, (int64_t)u64_round_up(mod->funcs[in->target].local_bytes, 16) + sub);
+    }
+    state[i] = 2;
+    need[i] = deepest;
+    return deepest;
+}
+
 static int exec_alloc(struct exec *x)
 {
     const struct ptx_module *mod = x->mod;
@@ -1382,23 +1426,33 @@ static int exec_alloc(struct exec *x)
     if (!x->cls)
         return -1;
     uint64_t max_func_local = 0;
-    bool has_calls = false;
     for (uint32_t i = 0; i < mod->n_funcs; i++) {
         const struct ptx_func *fn = &mod->funcs[i];
         x->cls[i] = malloc(fn->n_insns + 1);
         if (!x->cls[i])
             return -1;
-        for (uint32_t p = 0; p < fn->n_insns; p++) {
+        for (uint32_t p = 0; p < fn->n_insns; p++)
             x->cls[i][p] = classify(&fn->insns[p]);
-            if (fn->insns[p].op == PTX_OP_CALL)
-                has_calls = true;
-        }
         if (!fn->is_entry)
             max_func_local = MAX(max_func_local, u64_round_up(fn->local_bytes, 16));
     }
+    /* Local frames of nested calls: the deepest call chain of the kernel
+     * when the call graph is acyclic, else (recursion) the largest .func
+     * frame times the call depth limit, so the depth limit is what stops a
+     * recursion. */
+    uint8_t *state = calloc(mod->n_funcs, 1);
+    int64_t *need = calloc(mod->n_funcs, sizeof *need);
+    if (!state || !need) {
+        free(state);
+        free(need);
+        return -1;
+    }
+    int64_t calls = call_local(mod, (uint32_t)(x->kfn - mod->funcs), state, need);
+    free(state);
+    free(need);
     x->local_per_thread = u64_round_up(mod->local_module_bytes, 16) +
                           u64_round_up(x->kfn->local_bytes, 16) +
-                          (has_calls ? max_func_local * 8 : 0);
+                          (calls >= 0 ? (uint64_t)calls : max_func_local * FUNC_MAX_CALL_DEPTH);
     x->ctas = calloc(x->n_slots, sizeof *x->ctas);
     if (!x->ctas)
         return -1;

@@ -83,40 +83,52 @@ static float h2f(uint16_t h)
     return as_f32(u);
 }
 
-/* Round a double to f16 with round-to-nearest-even (the default). */
+/* Round d to a binary format with p significant bits, normal exponents
+ * [emin, emax] and gradual underflow, in the host's current rounding mode.
+ * The result is a double exactly representable in the format, or an
+ * infinity. Overflow follows IEEE 754: to infinity when rounding away from
+ * zero (.rn, .rp for positive, .rm for negative values), else to the
+ * largest finite value of d's sign. */
+static double round_fmt(double d, int p, int emin, int emax)
+{
+    if (d == 0.0 || !isfinite(d))
+        return d;
+    int e;
+    frexp(d, &e); /* |d| in [2^(e-1), 2^e) */
+    int q = MAX(MIN(e - p, emax - p + 1), emin - p + 1); /* exponent of one ulp */
+    double r = ldexp(nearbyint(ldexp(d, -q)), q);        /* exact scaling, one rounding */
+    double maxf = ldexp(2.0 - ldexp(1.0, 1 - p), emax);
+    if (fabs(r) <= maxf)
+        return r;
+    int mode = fegetround();
+    bool away = mode == FE_TONEAREST || (mode == FE_UPWARD && d > 0) || (mode == FE_DOWNWARD && d < 0);
+    return copysign(away ? INFINITY : maxf, d);
+}
+
+/* Round a double to f16 in the host's current rounding mode. */
 static uint16_t d2h(double d)
 {
-    uint16_t s = signbit(d) ? 0x8000 : 0;
     if (isnan(d))
         return 0x7fff;
-    d = fabs(d);
-    if (d >= 65520.0)
+    uint16_t s = signbit(d) ? 0x8000 : 0;
+    double r = fabs(round_fmt(d, 11, -14, 15));
+    if (isinf(r))
         return s | 0x7c00;
-    if (d < ldexp(1.0, -14)) { /* subnormal: multiple of 2^-24 */
-        double q = nearbyint(d * 16777216.0);
-        return s | (uint16_t)q;
-    }
+    if (r < ldexp(1.0, -14)) /* subnormal or zero: a multiple of 2^-24 */
+        return s | (uint16_t)ldexp(r, 24);
     int e;
-    double m = frexp(d, &e); /* d = m * 2^e, m in [0.5,1) */
-    double q = nearbyint(ldexp(m, 11));  /* 11 significant bits */
-    if (q >= 2048.0) {
-        q /= 2;
-        e++;
-    }
-    uint32_t exp = (uint32_t)(e - 1 + 15);
-    if (exp >= 31)
-        return s | 0x7c00;
-    return s | (uint16_t)(exp << 10) | ((uint16_t)q & 0x3ff);
+    double m = frexp(r, &e); /* m in [0.5, 1): 11 significant bits */
+    return s | (uint16_t)((uint32_t)(e - 1 + 15) << 10) | ((uint16_t)ldexp(m, 11) & 0x3ff);
 }
 
 static float bf2f(uint16_t h) { return as_f32((uint64_t)h << 16); }
-static uint16_t f2bf(float f)
+/* Round a double to bf16 in the host's current rounding mode (bf16 is the
+ * top half of an f32, whose exponent range it shares). */
+static uint16_t d2bf(double d)
 {
-    uint32_t u = (uint32_t)from_f32(f);
-    if (isnan(f))
+    if (isnan(d))
         return 0x7fff;
-    u += 0x7fff + ((u >> 16) & 1);
-    return (uint16_t)(u >> 16);
+    return (uint16_t)(from_f32((float)round_fmt(d, 8, -126, 127)) >> 16);
 }
 
 /* ---------------------------------------------------------- float helpers */
@@ -126,7 +138,10 @@ static double unpack(enum ptx_type t, uint64_t v, bool ftz)
 {
     switch (t) {
     case PTX_T_F64: return as_f64(v);
-    case PTX_T_F16: return h2f((uint16_t)v);
+    case PTX_T_F16:
+        if (ftz && (v & 0x7c00) == 0) /* subnormal (or zero): sign-preserving zero */
+            v &= 0x8000;
+        return h2f((uint16_t)v);
     case PTX_T_BF16: return bf2f((uint16_t)v);
     default: {
         float f = as_f32(v);
@@ -153,8 +168,13 @@ static uint64_t pack(enum ptx_type t, double d, bool ftz, bool sat)
         if (ftz && fpclassify(d) == FP_SUBNORMAL)
             d = copysign(0.0, d);
         return from_f64(d);
-    case PTX_T_F16: return d2h(d);
-    case PTX_T_BF16: return f2bf((float)d);
+    case PTX_T_F16: {
+        uint16_t h = d2h(d);
+        if (ftz && (h & 0x7c00) == 0)
+            h &= 0x8000;
+        return h;
+    }
+    case PTX_T_BF16: return d2bf(d);
     default: {
         volatile double vd = d;
         float f = (float)vd;
@@ -236,8 +256,13 @@ bool fpu_compare(enum ptx_cmp cmp, enum ptx_type t, uint64_t a, uint64_t b, bool
 }
 
 /* ------------------------------------------------------------ conversions */
-static uint64_t cvt(const struct ptx_insn *in, uint64_t a, bool *bad)
+/* .relu: a negative result (or -0) becomes +0; NaN stays NaN (canonical
+ * when packed). */
+static double relu(double d) { return !isnan(d) && signbit(d) ? 0.0 : d; }
+
+static uint64_t cvt(const struct ptx_insn *in, const uint64_t *s, bool *bad)
 {
+    uint64_t a = s[0];
     enum ptx_type dt = in->type, st = in->type2;
     bool ftz = in->flags & PTX_F_FTZ, sat = in->flags & PTX_F_SAT;
     unsigned dw = tbits(dt);
@@ -299,22 +324,59 @@ static uint64_t cvt(const struct ptx_insn *in, uint64_t a, bool *bad)
         return r;
     }
     /* float -> float */
-    double d = unpack(st, a, ftz);
-    if (in->rnd >= PTX_RND_RNI && in->rnd <= PTX_RND_RPI)
-        d = round_int(d, (enum ptx_rnd)in->rnd);
-    if (dt == PTX_T_F16X2 || dt == PTX_T_BF16X2 || st == PTX_T_F16X2 || st == PTX_T_BF16X2) {
+    if (st == PTX_T_F16X2 || st == PTX_T_BF16X2 ||
+        ((dt == PTX_T_F16X2 || dt == PTX_T_BF16X2) && st != PTX_T_F32)) {
         *bad = true;
         return 0;
     }
+    bool rl = in->flags & PTX_F_RELU;
+    double d = unpack(st, a, ftz);
+    if (in->rnd >= PTX_RND_RNI && in->rnd <= PTX_RND_RPI)
+        d = round_int(d, (enum ptx_rnd)in->rnd);
+    if (rl)
+        d = relu(d);
     if (mode != FE_TONEAREST)
         fesetround(mode);
-    uint64_t r = pack(dt, d, ftz, sat);
+    uint64_t r;
+    if (dt == PTX_T_F16X2 || dt == PTX_T_BF16X2) {
+        /* cvt.f16x2.f32 d, a, b: d[31:16] = cvt(a), d[15:0] = cvt(b). */
+        enum ptx_type h = dt == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
+        double lo = unpack(st, s[1], ftz);
+        r = pack(h, d, ftz, sat) << 16 | pack(h, rl ? relu(lo) : lo, ftz, sat);
+    } else
+        r = pack(dt, d, ftz, sat);
     if (mode != FE_TONEAREST)
         fesetround(FE_TONEAREST);
     return r;
 }
 
 /* ----------------------------------------------------------- float ops */
+/* min/max of two values: a NaN operand is ignored unless both are NaN or
+ * nan (.NaN) is set; +0.0 is greater than -0.0. */
+static double fminmax(bool mx, double a, double b, bool nan)
+{
+    if (isnan(a) || isnan(b))
+        return nan || (isnan(a) && isnan(b)) ? NAN : isnan(a) ? b : a;
+    if (a == b) /* equal, or zeros of either sign */
+        return (signbit(a) != 0) == mx ? b : a;
+    return (a > b) == mx ? a : b;
+}
+
+/* a * b + c rounded once to f16/bf16 (p <= 24 bits): the exact result is
+ * rounded to double toward zero with the inexact flag ORed into the last
+ * bit (round to odd), which keeps enough information (53 >= p + 2 bits) for
+ * pack() to round it once more correctly in any mode. */
+static double fma_odd(double a, double b, double c)
+{
+    int mode = fegetround();
+    fesetround(FE_TOWARDZERO);
+    feclearexcept(FE_INEXACT);
+    volatile double r = fma(a, b, c);
+    bool inexact = fetestexcept(FE_INEXACT);
+    fesetround(mode);
+    return inexact ? as_f64(from_f64(r) | 1) : r;
+}
+
 static uint64_t fop1(const struct ptx_insn *in, enum ptx_type t, uint64_t ra, uint64_t rb,
                      uint64_t rc, bool *bad)
 {
@@ -328,7 +390,9 @@ static uint64_t fop1(const struct ptx_insn *in, enum ptx_type t, uint64_t ra, ui
     case PTX_OP_MUL: r = a * b; break;
     case PTX_OP_FMA:
     case PTX_OP_MAD:
-        r = f32 ? (double)fmaf((float)a, (float)b, (float)c) : fma(a, b, c);
+        r = t == PTX_T_F64 ? fma(a, b, c)
+            : t == PTX_T_F32 ? (double)fmaf((float)a, (float)b, (float)c)
+                             : fma_odd(a, b, c);
         break;
     case PTX_OP_DIV: r = a / b; break;
     case PTX_OP_ABS: /* sign-bit operations: exact, NaN payload kept */
@@ -341,8 +405,15 @@ static uint64_t fop1(const struct ptx_insn *in, enum ptx_type t, uint64_t ra, ui
             v &= sb;
         return (in->op == PTX_OP_ABS ? v & ~sb : v ^ sb) & wmask(tbits(t));
     }
-    case PTX_OP_MIN: r = (isnan(a) && isnan(b)) ? NAN : fmin(a, b); break;
-    case PTX_OP_MAX: r = (isnan(a) && isnan(b)) ? NAN : fmax(a, b); break;
+    case PTX_OP_MIN:
+    case PTX_OP_MAX:
+        if (in->flags & PTX_F_XORSIGN) { /* |a| vs |b|, sign of a ^ b; a NaN result keeps its own */
+            r = fminmax(in->op == PTX_OP_MAX, fabs(a), fabs(b), in->flags & PTX_F_NAN);
+            if (!isnan(r))
+                r = (signbit(a) != 0) != (signbit(b) != 0) ? -r : r;
+        } else
+            r = fminmax(in->op == PTX_OP_MAX, a, b, in->flags & PTX_F_NAN);
+        break;
     case PTX_OP_RCP: r = 1.0 / a; break;
     case PTX_OP_SQRT: r = sqrt(a); break;
     case PTX_OP_RSQRT: r = 1.0 / sqrt(a); break;
@@ -354,25 +425,28 @@ static uint64_t fop1(const struct ptx_insn *in, enum ptx_type t, uint64_t ra, ui
     case PTX_OP_COPYSIGN: r = copysign(b, a); break;
     default: *bad = true; return 0;
     }
+    if (in->flags & PTX_F_RELU)
+        r = relu(r);
     return pack(t, r, ftz, sat);
 }
 
 static uint64_t fop(const struct ptx_insn *in, const uint64_t *s, bool *bad)
 {
     enum ptx_type t = in->type;
+    int mode = host_mode((enum ptx_rnd)in->rnd);
+    if (mode != FE_TONEAREST)
+        fesetround(mode);
+    uint64_t r;
     if (t == PTX_T_F16X2 || t == PTX_T_BF16X2) {
         enum ptx_type h = t == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
         uint64_t lo = fop1(in, h, s[0] & 0xffff, s[1] & 0xffff, s[2] & 0xffff, bad);
         uint64_t hi = fop1(in, h, (s[0] >> 16) & 0xffff, (s[1] >> 16) & 0xffff,
                            (s[2] >> 16) & 0xffff, bad);
-        return (lo & 0xffff) | (hi & 0xffff) << 16;
-    }
-    int mode = host_mode((enum ptx_rnd)in->rnd);
-    if (mode == FE_TONEAREST)
-        return fop1(in, t, s[0], s[1], s[2], bad);
-    fesetround(mode);
-    uint64_t r = fop1(in, t, s[0], s[1], s[2], bad);
-    fesetround(FE_TONEAREST);
+        r = (lo & 0xffff) | (hi & 0xffff) << 16;
+    } else
+        r = fop1(in, t, s[0], s[1], s[2], bad);
+    if (mode != FE_TONEAREST)
+        fesetround(FE_TONEAREST);
     return r;
 }
 
@@ -523,8 +597,15 @@ static uint64_t ialu(const struct ptx_insn *in, const uint64_t *s, bool *bad)
         return (a & m) % (b & m);
     case PTX_OP_ABS: return (uint64_t)(sa < 0 ? 0 - (uint64_t)sa : (uint64_t)sa) & m;
     case PTX_OP_NEG: return (0 - a) & m;
-    case PTX_OP_MIN: return sg ? (uint64_t)(sa < sb ? sa : sb) & m : MIN(a & m, b & m);
-    case PTX_OP_MAX: return sg ? (uint64_t)(sa > sb ? sa : sb) & m : MAX(a & m, b & m);
+    case PTX_OP_MIN:
+    case PTX_OP_MAX: {
+        if (!sg)
+            return in->op == PTX_OP_MIN ? MIN(a & m, b & m) : MAX(a & m, b & m);
+        int64_t r = (in->op == PTX_OP_MIN) == (sa < sb) ? sa : sb;
+        if ((in->flags & PTX_F_RELU) && r < 0) /* .relu: negative results clamp to 0 */
+            r = 0;
+        return (uint64_t)r & m;
+    }
     case PTX_OP_AND: return a & b & (t == PTX_T_PRED ? 1 : m);
     case PTX_OP_OR: return (a | b) & (t == PTX_T_PRED ? 1 : m);
     case PTX_OP_XOR: return (a ^ b) & (t == PTX_T_PRED ? 1 : m);
@@ -603,7 +684,7 @@ static uint64_t ialu(const struct ptx_insn *in, const uint64_t *s, bool *bad)
 uint64_t fpu_eval(const struct ptx_insn *in, const uint64_t *s, bool *bad)
 {
     switch ((enum ptx_op)in->op) {
-    case PTX_OP_CVT: return cvt(in, s[0], bad);
+    case PTX_OP_CVT: return cvt(in, s, bad);
     case PTX_OP_SELP: return (s[2] & 1) ? s[0] : s[1];
     case PTX_OP_SLCT: {
         /* c >= 0 selects a; a NaN c selects b (unordered). */
@@ -617,7 +698,9 @@ uint64_t fpu_eval(const struct ptx_insn *in, const uint64_t *s, bool *bad)
         case PTX_MODE_INFINITE: return isinf(d) != 0;
         case PTX_MODE_NUMBER: return !isnan(d);
         case PTX_MODE_NOTANUMBER: return isnan(d) != 0;
-        case PTX_MODE_NORMAL: return in->type == PTX_T_F32 ? isnormal(as_f32(s[0])) : isnormal(d);
+        /* ISA: "positive and negative zero are considered normal numbers". */
+        case PTX_MODE_NORMAL:
+            return d == 0.0 || (in->type == PTX_T_F32 ? isnormal(as_f32(s[0])) : isnormal(d));
         case PTX_MODE_SUBNORMAL:
             return in->type == PTX_T_F32 ? fpclassify(as_f32(s[0])) == FP_SUBNORMAL
                                          : fpclassify(d) == FP_SUBNORMAL;
@@ -629,20 +712,32 @@ uint64_t fpu_eval(const struct ptx_insn *in, const uint64_t *s, bool *bad)
     }
     if (is_fp(in->type))
         return fop(in, s, bad);
-    return ialu(in, s, bad);
+    /* Integer results are truncated to the destination type (zero-extended
+     * in the 64-bit slot), so no product or carry bits above the type leak
+     * into readers of the whole slot (addresses, mov.b64 packs); .wide
+     * results are twice the type's width. */
+    uint64_t r = ialu(in, s, bad);
+    return in->mode == PTX_MODE_WIDE ? r : r & wmask(tbits(in->type));
 }
 
 uint64_t fpu_atomic(enum ptx_aop op, enum ptx_type t, uint64_t old, uint64_t b, uint64_t c,
-                    bool *bad)
+                    bool ftz, bool *bad)
 {
     unsigned w = tbits(t);
     uint64_t m = wmask(w);
+    if ((t == PTX_T_F16X2 || t == PTX_T_BF16X2) && op != PTX_AOP_EXCH && op != PTX_AOP_CAS) {
+        /* Two independent halves. */
+        enum ptx_type h = t == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
+        uint64_t lo = fpu_atomic(op, h, old & 0xffff, b & 0xffff, 0, ftz, bad);
+        uint64_t hi = fpu_atomic(op, h, (old >> 16) & 0xffff, (b >> 16) & 0xffff, 0, ftz, bad);
+        return lo | hi << 16;
+    }
     if (is_fp(t)) {
-        double x = unpack(t, old, false), y = unpack(t, b, false);
+        double x = unpack(t, old, ftz), y = unpack(t, b, ftz);
         switch (op) {
-        case PTX_AOP_ADD: return pack(t, x + y, false, false);
-        case PTX_AOP_MIN: return pack(t, fmin(x, y), false, false);
-        case PTX_AOP_MAX: return pack(t, fmax(x, y), false, false);
+        case PTX_AOP_ADD: return pack(t, x + y, ftz, false);
+        case PTX_AOP_MIN: return pack(t, fminmax(false, x, y, false), ftz, false);
+        case PTX_AOP_MAX: return pack(t, fminmax(true, x, y, false), ftz, false);
         case PTX_AOP_EXCH: return b & m;
         case PTX_AOP_CAS: return (old & m) == (b & m) ? c & m : old & m;
         default: *bad = true; return old;

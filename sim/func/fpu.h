@@ -8,8 +8,7 @@
  * NVIDIA GPUs produce; fp64 NaNs are the host's.
  *
  * What is not modelled: bit-exact .approx transcendental results (host libm
- * is used: at least as accurate as the SFU), f16 FMA is computed in fp32 then
- * rounded (double rounding possible).
+ * is used: at least as accurate as the SFU).
  *
  * Values are 64-bit register slots; narrower types live in the low bits and
  * every function reads only the bits of its type.
@@ -29,9 +28,10 @@ uint64_t fpu_eval(const struct ptx_insn *in, const uint64_t *s, bool *bad);
 /* setp/set comparison of a and b with in->cmp and in->type2 (set) or in->type. */
 bool fpu_compare(enum ptx_cmp cmp, enum ptx_type t, uint64_t a, uint64_t b, bool ftz);
 /* Atomic / reduction operation: new value stored for old value `old`, operand
- * b (and c for cas), on type t. */
+ * b (and c for cas), on type t (f16x2/bf16x2: per half). ftz flushes
+ * subnormal float inputs and results to sign-preserving zero. */
 uint64_t fpu_atomic(enum ptx_aop op, enum ptx_type t, uint64_t old, uint64_t b, uint64_t c,
-                    bool *bad);
+                    bool ftz, bool *bad);
 /* Sign- or zero-extend the low bytes*8 bits of v according to t. */
 uint64_t fpu_extend(uint64_t v, enum ptx_type t);
 

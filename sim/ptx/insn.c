@@ -120,8 +120,8 @@ static const struct op_desc op_table[] = {
     {"rem", PTX_OP_REM, SH_DAB, 1, 1, C_TYPE, 0},
     {"abs", PTX_OP_ABS, SH_DA, 1, 1, C_TYPE, PTX_F_FTZ},
     {"neg", PTX_OP_NEG, SH_DA, 1, 1, C_TYPE, PTX_F_FTZ},
-    {"min", PTX_OP_MIN, SH_DAB, 1, 1, C_TYPE, PTX_F_FTZ | PTX_F_RELU},
-    {"max", PTX_OP_MAX, SH_DAB, 1, 1, C_TYPE, PTX_F_FTZ | PTX_F_RELU},
+    {"min", PTX_OP_MIN, SH_DAB, 1, 1, C_TYPE, PTX_F_FTZ | PTX_F_RELU | PTX_F_NAN | PTX_F_XORSIGN},
+    {"max", PTX_OP_MAX, SH_DAB, 1, 1, C_TYPE, PTX_F_FTZ | PTX_F_RELU | PTX_F_NAN | PTX_F_XORSIGN},
     {"addc", PTX_OP_ADDC, SH_DAB, 1, 1, C_TYPE, PTX_F_CC},
     {"subc", PTX_OP_SUBC, SH_DAB, 1, 1, C_TYPE, PTX_F_CC},
     {"madc", PTX_OP_MADC, SH_DABC, 1, 1, C_TYPE | C_MODE, PTX_F_CC},
@@ -583,7 +583,7 @@ static const struct word_val shf_modes[] = {{".l", PTX_MODE_SHF_L}, {".r", PTX_M
 static const struct word_val flag_words[] = {
     {".ftz", 0}, {".sat", 1}, {".approx", 2}, {".full", 3}, {".volatile", 4}, {".nc", 5},
     {".uni", 6}, {".sync", 7}, {".cc", 8}, {".aligned", 9}, {".shiftamt", 10}, {".wrap", 11},
-    {".to", 12}, {".noftz", 14}, {".relu", 15},
+    {".to", 12}, {".noftz", 14}, {".relu", 15}, {".NaN", 18}, {".xorsign", 19},
 };
 
 /* Apply one modifier word to in; false and an error when invalid. */
@@ -669,6 +669,12 @@ static bool apply_modifier(struct ptx_parser *ps, struct ptx_insn *in, const str
     }
     if (od->op == PTX_OP_SHF && len == 6 && memcmp(w, ".clamp", 6) == 0)
         return true; /* the default; PTX_F_WRAP clear */
+    if (od->op == PTX_OP_BAR && len == 4 && memcmp(w, ".cta", 4) == 0 && !in->scope) {
+        in->scope = PTX_SCOPE_CTA; /* bar.cta / barrier.cta (PTX 7.8): the only scope, the default */
+        return true;
+    }
+    if ((in->flags & PTX_F_XORSIGN) && len == 4 && memcmp(w, ".abs", 4) == 0)
+        return true; /* .xorsign is only valid as .xorsign.abs */
     if ((v = LOOKUP(flag_words, w, len)) >= 0 && (od->flags_ok & (1u << v))) {
         in->flags |= 1u << v;
         return true;

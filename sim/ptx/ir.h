@@ -313,6 +313,8 @@ enum {
     PTX_F_RELU = 1u << 15,    /* .relu */
     PTX_F_PRED_OUT = 1u << 16, /* shfl/match: second destination is a predicate */
     PTX_F_BAR_COUNT = 1u << 17, /* bar: thread-count operand present */
+    PTX_F_NAN = 1u << 18,     /* min/max.NaN: a NaN operand gives a NaN result */
+    PTX_F_XORSIGN = 1u << 19, /* min/max.xorsign.abs: compare |a|, |b|; sign = sign(a) ^ sign(b) */
 };
 
 /* --------------------------------------------------------- special registers */
