@@ -36,10 +36,17 @@ for n in "${names[@]}"; do
     [ -f "$n/kernel.cu" ] || { echo "regen.sh: no workloads/$n/kernel.cu" >&2; exit 2; }
     out="$tmp/$n"
     mkdir -p "$out"
-    "$NVCC" -arch="$ARCH" -ptx -o "$out/kernel.ptx" "$n/kernel.cu"
+    # nvcc names internal-linkage symbols (static __device__ functions and
+    # their static __shared__ variables) with a hash of the source file's
+    # absolute path, so compile a copy at a fixed path: the output is then
+    # the same from any checkout.
+    canon="/tmp/gpusim-regen/$n"
+    mkdir -p "$canon"
+    cp "$n/kernel.cu" "$canon/kernel.cu"
+    "$NVCC" -arch="$ARCH" -ptx -o "$out/kernel.ptx" "$canon/kernel.cu"
     # ptxas -v prints per function "Compiling entry function 'name'" (or
     # "Function properties for name") followed by "Used N registers".
-    "$NVCC" -arch="$ARCH" -cubin -Xptxas -v -o "$out/kernel.cubin" "$n/kernel.cu" 2> "$out/ptxas.log"
+    "$NVCC" -arch="$ARCH" -cubin -Xptxas -v -o "$out/kernel.cubin" "$canon/kernel.cu" 2> "$out/ptxas.log"
     {
         echo "# register counts from ptxas -v ($ARCH); format: <function> <registers>"
         awk '
