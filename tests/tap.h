@@ -21,6 +21,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,24 @@ static inline int tap_exit(void)
     if (tap_st.failed)
         printf("# %d of %d checks failed\n", tap_st.failed, tap_st.run);
     return tap_st.failed ? 1 : 0;
+}
+
+/* A registry of named test functions run in order, each announced with a
+ * diagnostic line: `static const struct tap_test tests[] = {{"name", fn}, ...};`
+ * then `return tap_run(tests, ARRAY_LEN(tests));` from main. */
+struct tap_test {
+    const char *name;
+    void (*fn)(void);
+};
+
+static inline int tap_run(const struct tap_test *tests, size_t n)
+{
+    tap_no_plan();
+    for (size_t i = 0; i < n; i++) {
+        tap_diag("--- %s", tests[i].name);
+        tests[i].fn();
+    }
+    return tap_exit();
 }
 
 #define TAP_OK(cond, ...) tap_result(!!(cond), __FILE__, __LINE__, __VA_ARGS__)

@@ -200,22 +200,11 @@ static void test_two_threads(void)
     }
 }
 
-static const struct {
-    const char *name;
-    void (*fn)(void);
-} tests[] = {
+static const struct tap_test tests[] = {
     {"align_zero", test_align_zero},
     {"many_freed", test_many_freed},
     {"recycle", test_recycle},
     {"two_threads", test_two_threads},
 };
 
-int main(void)
-{
-    tap_no_plan();
-    for (size_t i = 0; i < ARRAY_LEN(tests); i++) {
-        tap_diag("--- %s", tests[i].name);
-        tests[i].fn();
-    }
-    return tap_exit();
-}
+int main(void) { return tap_run(tests, ARRAY_LEN(tests)); }

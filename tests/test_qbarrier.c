@@ -476,10 +476,7 @@ static void test_arrival_order(void)
 
 /* ---------------------------------------------------------- registry */
 
-static const struct {
-    const char *name;
-    void (*fn)(void);
-} tests[] = {
+static const struct tap_test tests[] = {
     {"round_invariant", test_round_invariant},
     {"serial_hook", test_serial_hook},
     {"arrival_order", test_arrival_order},

@@ -482,10 +482,7 @@ static void test_stress(void)
 
 /* ---------------------------------------------------------- registry */
 
-static const struct {
-    const char *name;
-    void (*fn)(void);
-} tests[] = {
+static const struct tap_test tests[] = {
     {"empty_full", test_empty_full},
     {"reference", test_reference},
     {"wraparound", test_wraparound},
@@ -494,12 +491,4 @@ static const struct {
     {"stress", test_stress},
 };
 
-int main(void)
-{
-    tap_no_plan();
-    for (size_t i = 0; i < ARRAY_LEN(tests); i++) {
-        tap_diag("--- %s", tests[i].name);
-        tests[i].fn();
-    }
-    return tap_exit();
-}
+int main(void) { return tap_run(tests, ARRAY_LEN(tests)); }

@@ -242,22 +242,11 @@ static void test_pinning(void)
 
 /* ---------------------------------------------------------- registry */
 
-static const struct {
-    const char *name;
-    void (*fn)(void);
-} tests[] = {
+static const struct tap_test tests[] = {
     {"host", test_host},
     {"synthetic", test_synthetic},
     {"flat", test_flat},
     {"pinning", test_pinning},
 };
 
-int main(void)
-{
-    tap_no_plan();
-    for (size_t i = 0; i < ARRAY_LEN(tests); i++) {
-        tap_diag("--- %s", tests[i].name);
-        tests[i].fn();
-    }
-    return tap_exit();
-}
+int main(void) { return tap_run(tests, ARRAY_LEN(tests)); }
