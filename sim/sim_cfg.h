@@ -7,7 +7,11 @@
 #ifndef GPUSIM_SIM_SIM_CFG_H
 #define GPUSIM_SIM_SIM_CFG_H
 
+#include "partitions/dram.h"
+#include "partitions/l2.h"
 #include "sim/gpu_cfg.h"
+#include "sim/sm/coalesce.h"
+#include "sim/sm/smem_banks.h"
 #include "sim/sm_cfg.h"
 #include "sim/synth.h"
 #include "sync/engine.h"
@@ -21,6 +25,10 @@ struct sim_cfg {
     struct smem_cfg smem;
     struct mem_cfg mem;
     struct icnt_cfg icnt;
+    struct coalesce_cfg coalesce;
+    struct smem_banks_cfg smem_banks;
+    struct l2_cfg l2;
+    struct dram_cfg dram;
     struct synth_cfg synth;
 };
 

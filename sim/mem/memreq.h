@@ -1,0 +1,110 @@
+/* sim/mem/memreq.h: memory requests and replies exchanged between the SMs'
+ * memory pipelines, the interconnect and the L2 slices.
+ *
+ * The structs are fixed size, hold no pointers and fit in one engine message
+ * payload (ENG_MSG_PAYLOAD = 224 bytes, sync/engine.h), so they can be copied
+ * byte for byte into a message and out again on another host thread.
+ *
+ * Addresses are device byte addresses. Every request touches exactly one
+ * MEM_LINE_BYTES line; byte offsets, masks and data are relative to the
+ * start of that line.
+ *
+ * Atomics: one request carries up to 32 lanes of one warp atomic that fall
+ * into one line, in lane order. Each lane k has an element offset off[k]
+ * inside the line (aligned to the element size) and its operands packed in
+ * data[]: b at data[k * stride], and for CAS c at data[k * stride + es],
+ * where es = element bytes and stride = es (2 * es for CAS). The operands of
+ * n lanes must fit in 128 bytes, so a warp CAS on 32-bit words or any 64-bit
+ * atomic is split by the sender into requests of at most
+ * mem_atom_max_lanes() lanes, sent in lane order. The reply carries the old
+ * value of lane k at data[k * es] (raw little-endian bytes; the SM
+ * sign/zero-extends them).
+ */
+#ifndef GPUSIM_SIM_MEM_MEMREQ_H
+#define GPUSIM_SIM_MEM_MEMREQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MEM_LINE_BYTES 128u /* bytes per L2 line and per DRAM transfer */
+#define MEM_MAX_LANES 32u   /* lanes per warp */
+
+enum mem_op {
+    MEM_OP_READ,      /* read `size` bytes at addr; reply carries the line */
+    MEM_OP_WRITE,     /* write the bytes under mask; reply is a 1-flit ack */
+    MEM_OP_ATOMIC,    /* per-lane read-modify-write; reply carries old values */
+    MEM_OP_WRITEBACK, /* L1 write-back of local data: a write with no ack */
+    MEM_OP_COUNT
+};
+
+/* mem_req.flags */
+#define MEM_F_NO_ROP 0x01u /* texture request: skips the ROP delay line (spec 2.8 point 1) */
+
+/* mem_atom.flags */
+#define MEM_ATOM_FTZ 0x01u /* flush f32 subnormals (atom.global.add.f32), as fpu_atomic's ftz */
+
+struct mem_atom {
+    uint8_t aop;     /* enum ptx_aop (sim/ptx/ir.h) */
+    uint8_t type;    /* enum ptx_type of the element */
+    uint8_t n_lanes; /* lanes carried: slots 0 .. n_lanes-1, in lane order */
+    uint8_t flags;   /* MEM_ATOM_* */
+    uint8_t off[MEM_MAX_LANES]; /* bytes: element offset of slot k inside the line */
+};
+
+struct mem_req {
+    uint64_t addr;    /* device byte address; the line is addr & ~(MEM_LINE_BYTES-1) */
+    uint64_t mask[2]; /* write/writeback: bit i = line byte i is written (bits 0-63 in [0]) */
+    uint32_t id;      /* requester's tag, copied into the reply */
+    uint16_t src;     /* requesting unit (SM id), copied into the reply */
+    uint8_t op;       /* enum mem_op */
+    uint8_t flags;    /* MEM_F_* */
+    uint8_t size;     /* bytes: read size starting at addr's line offset; for writes and
+                         atomics the payload segment size (32/64/128); sets data-port cycles */
+    uint8_t pad_[3];
+    struct mem_atom atom; /* MEM_OP_ATOMIC only */
+    uint8_t data[MEM_LINE_BYTES]; /* write: bytes at line offsets; atomic: packed operands */
+};
+
+struct mem_reply {
+    uint64_t addr;  /* the request's addr */
+    uint32_t id;    /* the request's id */
+    uint16_t src;   /* the request's src (destination of the reply) */
+    uint8_t op;     /* the request's op */
+    uint8_t size;   /* bytes of payload (read: request size; atomic: request size; write ack: 0) */
+    uint8_t n_lanes;/* atomic: old values carried */
+    uint8_t pad_[7];
+    uint8_t data[MEM_LINE_BYTES]; /* read: the whole line at line offsets; atomic: old value of
+                                     slot k at data[k * es] */
+};
+
+_Static_assert(sizeof(struct mem_req) <= 224, "mem_req must fit an engine message payload");
+_Static_assert(sizeof(struct mem_reply) <= 224, "mem_reply must fit an engine message payload");
+
+static inline uint64_t mem_line_of(uint64_t addr) { return addr & ~(uint64_t)(MEM_LINE_BYTES - 1); }
+static inline uint32_t mem_line_off(uint64_t addr) { return (uint32_t)(addr & (MEM_LINE_BYTES - 1)); }
+
+static inline bool mem_mask_test(const uint64_t m[2], uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1u; }
+static inline void mem_mask_set(uint64_t m[2], uint32_t i) { m[i >> 6] |= 1ull << (i & 63); }
+/* Set bits [off, off+n). */
+static inline void mem_mask_set_range(uint64_t m[2], uint32_t off, uint32_t n)
+{
+    for (uint32_t i = off; i < off + n && i < MEM_LINE_BYTES; i++)
+        mem_mask_set(m, i);
+}
+/* True when every bit of [off, off+n) is set. */
+static inline bool mem_mask_all(const uint64_t m[2], uint32_t off, uint32_t n)
+{
+    for (uint32_t i = off; i < off + n && i < MEM_LINE_BYTES; i++)
+        if (!mem_mask_test(m, i))
+            return false;
+    return true;
+}
+
+/* Lanes of one atomic request whose operands fit data[]: 128 / (es * (cas ? 2 : 1)), at most 32. */
+static inline uint32_t mem_atom_max_lanes(uint32_t elem_bytes, bool cas)
+{
+    uint32_t n = MEM_LINE_BYTES / (elem_bytes * (cas ? 2u : 1u));
+    return n > MEM_MAX_LANES ? MEM_MAX_LANES : n;
+}
+
+#endif /* GPUSIM_SIM_MEM_MEMREQ_H */
