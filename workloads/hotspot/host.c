@@ -50,9 +50,24 @@ struct hs_coef {
     float step_div_cap, rx_inv, ry_inv, rz_inv;
 };
 
+/* NOTE(hotspot-stability): the explicit update is stable only while
+ * step/cap x (2/R_x + 2/R_y + 1/R_z) < 1, which Rodinia's fixed 16 mm die
+ * breaks beyond 1024 cells per side (2048x4096 gives about 5.5, and the
+ * temperatures blow up to 1e15 K). Larger grids therefore model a larger die
+ * with the 1024-grid cell size (15.6 um), keeping the factor at 0.55. */
+#define HS_MAX_CELLS_PER_DIE_SIDE 1024
+
+/* Cell height and width (m) for a rows x cols grid. */
+static void cell_size(int rows, int cols, float *gh, float *gw)
+{
+    *gh = CHIP_H / (float)(rows < HS_MAX_CELLS_PER_DIE_SIDE ? rows : HS_MAX_CELLS_PER_DIE_SIDE);
+    *gw = CHIP_W / (float)(cols < HS_MAX_CELLS_PER_DIE_SIDE ? cols : HS_MAX_CELLS_PER_DIE_SIDE);
+}
+
 static struct hs_coef coefficients(int rows, int cols)
 {
-    float gh = CHIP_H / (float)rows, gw = CHIP_W / (float)cols;
+    float gh, gw;
+    cell_size(rows, cols, &gh, &gw);
     float cap = FACTOR_CHIP * SPEC_HEAT_SI * CHIP_T * gw * gh;
     float rx = gw / (2.0f * K_SI * CHIP_T * gh);
     float ry = gh / (2.0f * K_SI * CHIP_T * gw);
@@ -85,7 +100,9 @@ static int run(struct wl *w)
     struct wl_rng r;
     wl_rng_init(&r, w->seed, 0);
 
-    float cell_area = (CHIP_H / (float)rows) * (CHIP_W / (float)cols); /* m^2 */
+    float gh, gw;
+    cell_size(rows, cols, &gh, &gw);
+    float cell_area = gh * gw; /* m^2 */
     float *temp = wl_host_alloc(w, n * sizeof(float));
     float *power = wl_host_alloc(w, n * sizeof(float));
     for (size_t i = 0; i < n; i++) {
