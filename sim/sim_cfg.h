@@ -9,8 +9,13 @@
 
 #include "partitions/dram.h"
 #include "partitions/l2.h"
+#include "partitions/mempart.h"
+#include "sim/icnt.h"
 #include "sim/gpu_cfg.h"
 #include "sim/sm/coalesce.h"
+#include "sim/sm/l1d.h"
+#include "sim/sm/l1ro.h"
+#include "sim/sm/sched.h"
 #include "sim/sm/smem_banks.h"
 #include "sim/sm_cfg.h"
 #include "sim/synth.h"
@@ -25,9 +30,15 @@ struct sim_cfg {
     struct smem_cfg smem;
     struct mem_cfg mem;
     struct icnt_cfg icnt;
+    struct icnt_net_cfg icnt_net;
+    struct wsched_cfg sched;
     struct coalesce_cfg coalesce;
     struct smem_banks_cfg smem_banks;
+    struct l1d_cfg l1d;
+    struct l1ro_cfg l1c;
+    struct l1ro_cfg l1i;
     struct l2_cfg l2;
+    struct mempart_cfg l2_to_dram;
     struct dram_cfg dram;
     struct synth_cfg synth;
 };
