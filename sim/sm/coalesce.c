@@ -37,10 +37,6 @@ static const struct cfg_key coalesce_keys[] = {
      "coalescing granularity (bytes): one transaction per line touched; equals the L1D line (GPGPU-Sim dl1 128 B)"},
     {"sector", CFG_SIZE, offsetof(struct coalesce_cfg, sector), 4, COAL_MAX_LINE, "32", NULL,
      "sector (bytes): sector-mask unit and smallest store/atomic/bypass-read segment (spec 2.7)"},
-    {"flit", CFG_SIZE, offsetof(struct coalesce_cfg, flit), 4, 1024, "32", NULL,
-     "interconnect flit (bytes) used to size packets; keep equal to the interconnect's flit (spec 1.3)"},
-    {"header", CFG_SIZE, offsetof(struct coalesce_cfg, header), 0, 256, "8", NULL,
-     "packet header (bytes) added to every payload: flits = ceil((header + payload) / flit) (spec 2.7)"},
 };
 
 static void coalesce_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
@@ -56,8 +52,6 @@ static void coalesce_cfg_check(const void *sec, const struct sim_cfg *all, struc
     if (c->line / (c->sector ? c->sector : 1) > 32)
         cfg_check_fail(ck, "coalesce.sector", "at most 32 sectors per line (line %llu / sector %llu)",
                        (unsigned long long)c->line, (unsigned long long)c->sector);
-    if ((c->header + c->line + c->flit - 1) / c->flit > 255)
-        cfg_check_fail(ck, "coalesce.flit", "a line packet must fit in 255 flits");
 }
 
 const struct cfg_section coalesce_cfg_section = {
@@ -99,7 +93,7 @@ void coalescer_init(struct coalescer *c, const struct coalesce_cfg *cfg)
     SIM_ASSERT(is_pow2_u64(cfg->sector) && cfg->sector <= cfg->line && cfg->line / cfg->sector <= 32,
                "coalesce.sector %llu", (unsigned long long)cfg->sector);
     SIM_ASSERT(cfg->flit >= 1 && (cfg->header + cfg->line + cfg->flit - 1) / cfg->flit <= 255,
-               "coalesce.flit %llu", (unsigned long long)cfg->flit);
+               "flit %llu (icnt_net.flit)", (unsigned long long)cfg->flit);
     c->line_bytes = (uint32_t)cfg->line;
     c->line_shift = log2_u32(cfg->line);
     c->sector_bytes = (uint32_t)cfg->sector;

@@ -61,8 +61,10 @@ struct cfg_section;
 struct coalesce_cfg {
     uint64_t line;   /* coalesce.line (bytes): transaction granularity = L1D line; 32, 64 or 128 */
     uint64_t sector; /* coalesce.sector (bytes): sector mask and smallest segment granularity */
-    uint64_t flit;   /* coalesce.flit (bytes): interconnect flit size used to count packet flits */
-    uint64_t header; /* coalesce.header (bytes): packet header added to every payload */
+    /* Not keys of this section: the packet geometry is declared once, as
+     * icnt_net.flit and icnt_net.header, and the SM copies them here. */
+    uint64_t flit;   /* bytes: interconnect flit size used to count packet flits */
+    uint64_t header; /* bytes: packet header added to every payload */
 };
 
 extern const struct cfg_section coalesce_cfg_section;
