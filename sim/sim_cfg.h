@@ -12,9 +12,12 @@
 #include "partitions/mempart.h"
 #include "sim/icnt.h"
 #include "sim/gpu_cfg.h"
+#include "sim/dispatch.h"
 #include "sim/sm/coalesce.h"
 #include "sim/sm/l1d.h"
 #include "sim/sm/l1ro.h"
+#include "sim/sm/opcoll.h"
+#include "sim/sm/pipes.h"
 #include "sim/sm/sched.h"
 #include "sim/sm/smem_banks.h"
 #include "sim/sm_cfg.h"
@@ -31,7 +34,11 @@ struct sim_cfg {
     struct mem_cfg mem;
     struct icnt_cfg icnt;
     struct icnt_net_cfg icnt_net;
+    struct dispatch_cfg dispatch;
     struct wsched_cfg sched;
+    struct rf_cfg rf;
+    struct oc_cfg oc;
+    struct pipes_cfg pipes;
     struct coalesce_cfg coalesce;
     struct smem_banks_cfg smem_banks;
     struct l1d_cfg l1d;

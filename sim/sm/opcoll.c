@@ -1,0 +1,330 @@
+/* sim/sm/opcoll.c: operand collectors, register banks, bank arbiter.
+ * See opcoll.h for what is modelled; docs/pipes.md for the choices.
+ *
+ * NOTE(reads-per-unit): GPGPU-Sim 3.x's arbiter (opndcoll_rfu_t::arbiter_t::
+ * allocate_reads) matches banks to collector units, so a unit receives at
+ * most one operand per cycle even when its operands sit in different banks.
+ * The spec (2.4) only says "each bank serves one access per cycle"; we keep
+ * the GPGPU-Sim behaviour as the default (rf.reads_per_unit = 1) and make it
+ * a knob (0 = unlimited, the pure one-access-per-bank model).
+ * NOTE(rotating-start): the grant order is a deterministic rotation that
+ * starts at bank (now mod n_banks). It depends only on the cycle number, so
+ * skipped idle cycles cannot change it (a counter would).
+ * NOTE(front-only): only the front request of each bank FIFO competes, as in
+ * GPGPU-Sim; a front blocked by its unit's read limit blocks its bank for the
+ * cycle (counted as a conflict cycle).
+ */
+#include "sim/sm/opcoll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t sram_access_cycles(void *pstate, uint32_t bank, uint32_t warp, uint32_t reg, bool is_write,
+                                   cycle_t now)
+{
+    (void)pstate, (void)bank, (void)warp, (void)reg, (void)is_write, (void)now;
+    return 1;
+}
+
+const struct rf_policy rf_policy_sram = {"sram", sram_access_cycles};
+
+/* Start-of-cycle bookkeeping: per-cycle counters belong to cycle `now`. */
+static void new_cycle(struct opcoll *oc, cycle_t now)
+{
+    if (oc->cyc == now)
+        return;
+    SIM_ASSERT(oc->cyc == CYCLE_NEVER || now > oc->cyc, "opcoll: cycle %llu after %llu",
+               (unsigned long long)now, (unsigned long long)oc->cyc);
+    oc->cyc = now;
+    oc->acc_now = 0;
+    for (int k = 0; k < PIPE_N_KINDS; k++)
+        oc->in_now[k] = 0;
+}
+
+void opcoll_stats_sync(struct opcoll *oc, cycle_t now)
+{
+    if (now <= oc->occ_mark)
+        return;
+    for (int k = 0; k < PIPE_N_KINDS; k++)
+        oc->busy_unit_cycles[k] += (uint64_t)oc->n_busy[k] * (now - oc->occ_mark);
+    oc->occ_mark = now;
+}
+
+void opcoll_init(struct opcoll *oc, const struct rf_cfg *rf, const struct oc_cfg *cfg,
+                 const struct rf_policy *pol, void *pol_state)
+{
+    if (opcoll_cfg_validate(rf, cfg, NULL, NULL))
+        sim_panic("opcoll_init: invalid rf/oc configuration");
+    memset(oc, 0, sizeof *oc);
+    oc->rf = *rf;
+    oc->cfg = *cfg;
+    oc->pol = pol ? pol : &rf_policy_sram;
+    oc->pol_state = pol_state;
+    oc->n_banks = (uint32_t)rf->n_banks;
+    uint32_t n = 0;
+    for (int k = 0; k < PIPE_N_KINDS; k++) {
+        oc->first[k] = n;
+        n += (uint32_t)cfg->units[k];
+    }
+    oc->first[PIPE_N_KINDS] = n;
+    oc->n_units = n;
+    oc->units = xcalloc(n, sizeof *oc->units);
+    for (uint32_t k = 0; k < PIPE_N_KINDS; k++)
+        for (uint32_t u = oc->first[k]; u < oc->first[k + 1]; u++)
+            oc->units[u].set = (uint8_t)k;
+    /* NOTE(bank-queue-size): every queued read belongs to a busy unit, so a
+     * bank never holds more than units x PIPE_MAX_SRC requests; the rings
+     * are sized for that and cannot overflow. */
+    for (uint32_t b = 0; b < oc->n_banks; b++)
+        oc->banks[b].q = xcalloc((size_t)n * PIPE_MAX_SRC, sizeof *oc->banks[b].q);
+    oc->cyc = CYCLE_NEVER;
+    stat_hist_init(&oc->reads_by_bank, oc->n_banks, 1);
+    stat_hist_init(&oc->writes_by_bank, oc->n_banks, 1);
+    stat_hist_init(&oc->conflicts_by_bank, oc->n_banks, 1);
+}
+
+void opcoll_fini(struct opcoll *oc)
+{
+    for (uint32_t b = 0; b < oc->n_banks; b++)
+        free(oc->banks[b].q);
+    free(oc->units);
+    stat_hist_fini(&oc->reads_by_bank);
+    stat_hist_fini(&oc->writes_by_bank);
+    stat_hist_fini(&oc->conflicts_by_bank);
+    memset(oc, 0, sizeof *oc);
+}
+
+/* A free unit of set k, or OC_UNIT_NONE. Lowest index first (deterministic). */
+static uint32_t free_unit(const struct opcoll *oc, uint32_t k)
+{
+    for (uint32_t u = oc->first[k]; u < oc->first[k + 1]; u++)
+        if (!oc->units[u].busy)
+            return u;
+    return OC_UNIT_NONE;
+}
+
+/* The set an instruction of class cls would enter now, or -1. */
+static int choose_set(struct opcoll *oc, enum pipe_class cls, cycle_t now)
+{
+    new_cycle(oc, now);
+    uint8_t mask = pipes_class_info(cls)->pipes;
+    for (int k = 0; k < PIPE_N_KINDS; k++) /* SP first: "SP preferred" */
+        if ((mask & (1u << k)) && oc->in_now[k] < oc->cfg.in_ports[k] && oc->n_busy[k] < oc->cfg.units[k])
+            return k;
+    return -1;
+}
+
+bool opcoll_can_accept(struct opcoll *oc, enum pipe_class cls, cycle_t now)
+{
+    return choose_set(oc, cls, now) >= 0;
+}
+
+uint32_t opcoll_issue(struct opcoll *oc, const struct pipe_op *op, cycle_t now)
+{
+    SIM_ASSERT(op->cls < PIPE_C_COUNT && op->n_src <= PIPE_MAX_SRC && op->n_dst <= PIPE_MAX_DST,
+               "opcoll_issue: malformed op (class %u, %u sources, %u destinations)", op->cls, op->n_src,
+               op->n_dst);
+    int k = choose_set(oc, (enum pipe_class)op->cls, now);
+    if (k < 0)
+        sim_panic("opcoll_issue: warp %u class %s issued at cycle %llu with no free collector unit",
+                  op->warp, pipes_class_info((enum pipe_class)op->cls)->name, (unsigned long long)now);
+    uint32_t u = free_unit(oc, (uint32_t)k);
+    opcoll_stats_sync(oc, now);
+    struct oc_unit *cu = &oc->units[u];
+    cu->busy = true;
+    cu->op = *op;
+    cu->op.kind = (uint8_t)k;
+    cu->n_pending = op->n_src;
+    /* NOTE(no-source): an op without register sources (e.g. mov from a
+     * special register, bra) is ready the cycle after issue, like one whose
+     * reads were all granted at once. */
+    cu->ready_at = op->n_src ? 0 : now + 1;
+    cu->issued_at = now;
+    cu->grant_cycle = CYCLE_NEVER;
+    cu->grants_now = 0;
+    cu->seq = oc->seq++;
+    for (uint32_t i = 0; i < op->n_src; i++) {
+        struct rf_bank *b = &oc->banks[opcoll_bank_of(oc, op->warp, op->src[i])];
+        uint32_t cap = oc->n_units * PIPE_MAX_SRC;
+        SIM_ASSERT(b->n < cap, "opcoll: bank queue overflow");
+        b->q[(b->head + b->n) % cap] = (struct oc_read){(uint16_t)u, op->src[i]};
+        b->n++;
+    }
+    oc->reads_queued += op->n_src;
+    oc->in_now[k]++;
+    oc->n_busy[k]++;
+    oc->issued[k]++;
+    return u;
+}
+
+uint32_t opcoll_ready(struct opcoll *oc, enum pipe_kind set, cycle_t now, uint32_t *out, uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t u = oc->first[set]; u < oc->first[set + 1]; u++) {
+        const struct oc_unit *cu = &oc->units[u];
+        if (!cu->busy || cu->n_pending || cu->ready_at > now)
+            continue;
+        /* insert by age (seq); sets hold few units */
+        uint32_t i = n < max ? n : max;
+        while (i > 0 && oc->units[out[i - 1]].seq > cu->seq) {
+            if (i < max)
+                out[i] = out[i - 1];
+            i--;
+        }
+        if (i < max) {
+            out[i] = u;
+            if (n < max)
+                n++;
+        }
+    }
+    return n;
+}
+
+void opcoll_release(struct opcoll *oc, uint32_t unit, cycle_t now)
+{
+    struct oc_unit *cu = &oc->units[unit];
+    SIM_ASSERT(cu->busy && cu->n_pending == 0 && cu->ready_at <= now,
+               "opcoll_release: collector unit %u is not ready at cycle %llu", unit, (unsigned long long)now);
+    opcoll_stats_sync(oc, now);
+    cu->busy = false;
+    oc->n_busy[cu->set]--;
+}
+
+bool opcoll_write(struct opcoll *oc, uint32_t warp, const uint16_t *regs, uint32_t n, cycle_t now)
+{
+    new_cycle(oc, now);
+    uint32_t need[RF_MAX_BANKS / 32 + 1] = {0}; /* banks touched (bitset) */
+    uint32_t distinct = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = opcoll_bank_of(oc, warp, regs[i]);
+        if (oc->banks[b].busy_until > now)
+            return false;
+        if (!(need[b / 32] & (1u << (b % 32)))) {
+            need[b / 32] |= 1u << (b % 32);
+            distinct++;
+        }
+    }
+    if (oc->acc_now + distinct > oc->rf.max_bank_accesses_per_cycle)
+        return false;
+    /* NOTE(same-bank-writes): two destination registers in one bank (only
+     * possible with vector loads or tiny bank counts) are written one after
+     * the other: the bank stays busy for the sum of their access times. */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = opcoll_bank_of(oc, warp, regs[i]);
+        struct rf_bank *bk = &oc->banks[b];
+        uint32_t k = oc->pol->access_cycles(oc->pol_state, b, warp, regs[i], true, now);
+        SIM_ASSERT(k >= 1, "rf policy %s returned 0 cycles", oc->pol->name);
+        bk->busy_until = (bk->busy_until > now ? bk->busy_until : now) + k;
+        oc->writes++;
+        stat_hist_add(&oc->writes_by_bank, b);
+    }
+    oc->acc_now += distinct;
+    return true;
+}
+
+cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now)
+{
+    new_cycle(oc, now);
+    opcoll_stats_sync(oc, now);
+    uint32_t cap = oc->n_units * PIPE_MAX_SRC;
+    uint32_t limit = (uint32_t)oc->rf.reads_per_unit;
+    if (oc->reads_queued) {
+        uint32_t start = (uint32_t)(now % oc->n_banks);
+        for (uint32_t i = 0; i < oc->n_banks; i++) {
+            uint32_t b = (start + i) % oc->n_banks;
+            struct rf_bank *bk = &oc->banks[b];
+            if (!bk->n)
+                continue;
+            struct oc_read *rq = &bk->q[bk->head];
+            struct oc_unit *cu = &oc->units[rq->unit];
+            bool ok = bk->busy_until <= now && oc->acc_now < oc->rf.max_bank_accesses_per_cycle &&
+                      cu->issued_at < now && (!limit || cu->grant_cycle != now || cu->grants_now < limit);
+            if (!ok) {
+                if (cu->issued_at < now) { /* a request issued this cycle is not yet competing */
+                    oc->conflict_cycles++;
+                    stat_hist_add(&oc->conflicts_by_bank, b);
+                }
+                continue;
+            }
+            /* NOTE(conflict-cycles): a bank-cycle counts as a conflict when a
+             * read is left waiting at the bank after arbitration (bank busy,
+             * access limit, the unit's read limit, or more than one request
+             * queued). */
+            uint32_t k = oc->pol->access_cycles(oc->pol_state, b, cu->op.warp, rq->reg, false, now);
+            SIM_ASSERT(k >= 1, "rf policy %s returned 0 cycles", oc->pol->name);
+            bk->busy_until = now + k;
+            if (cu->grant_cycle != now) {
+                cu->grant_cycle = now;
+                cu->grants_now = 0;
+            }
+            cu->grants_now++;
+            cu->n_pending--;
+            if (cu->ready_at < now + k)
+                cu->ready_at = now + k;
+            bk->head = (bk->head + 1) % cap;
+            bk->n--;
+            if (bk->n) {
+                oc->conflict_cycles++;
+                stat_hist_add(&oc->conflicts_by_bank, b);
+            }
+            oc->reads_queued--;
+            oc->acc_now++;
+            oc->reads++;
+            stat_hist_add(&oc->reads_by_bank, b);
+        }
+    }
+    cycle_t next = oc->reads_queued ? now + 1 : CYCLE_NEVER;
+    for (uint32_t u = 0; u < oc->n_units; u++) {
+        const struct oc_unit *cu = &oc->units[u];
+        if (cu->busy && !cu->n_pending) {
+            cycle_t t = cu->ready_at > now ? cu->ready_at : now + 1;
+            if (t < next)
+                next = t;
+        }
+    }
+    return next;
+}
+
+void opcoll_stats_register(struct opcoll *oc, struct stats *reg, const char *group, int instance)
+{
+    static const char *const busy_names[PIPE_N_KINDS] = {"busy_unit_cycles_sp", "busy_unit_cycles_sfu",
+                                                          "busy_unit_cycles_mem"};
+    static const char *const issued_names[PIPE_N_KINDS] = {"issued_sp", "issued_sfu", "issued_mem"};
+    for (int k = 0; k < PIPE_N_KINDS; k++) {
+        stats_counter(reg, group, instance, busy_names[k], &oc->busy_unit_cycles[k],
+                      "sum over pipeline cycles of busy collector units of the set (occupancy x cycles)");
+        stats_counter(reg, group, instance, issued_names[k], &oc->issued[k],
+                      "instructions that entered a collector unit of the set");
+    }
+    stats_counter(reg, group, instance, "reads", &oc->reads, "register-bank reads (32-bit warp registers)");
+    stats_counter(reg, group, instance, "writes", &oc->writes, "register-bank writes (32-bit warp registers)");
+    stats_counter(reg, group, instance, "bank_conflict_cycles", &oc->conflict_cycles,
+                  "bank-cycles that left a read waiting after arbitration (bank conflicts)");
+    stats_hist(reg, group, instance, "reads_by_bank", &oc->reads_by_bank, "reads per bank (bin = bank)");
+    stats_hist(reg, group, instance, "writes_by_bank", &oc->writes_by_bank, "writes per bank (bin = bank)");
+    stats_hist(reg, group, instance, "conflicts_by_bank", &oc->conflicts_by_bank,
+               "conflict cycles per bank (bin = bank)");
+}
+
+void opcoll_check(const struct opcoll *oc)
+{
+    uint32_t cap = oc->n_units * PIPE_MAX_SRC;
+    uint32_t queued = 0, pend = 0;
+    for (uint32_t b = 0; b < oc->n_banks; b++) {
+        SIM_ASSERT(oc->banks[b].n <= cap && oc->banks[b].head < cap, "opcoll: bank %u ring corrupt", b);
+        queued += oc->banks[b].n;
+    }
+    uint32_t busy[PIPE_N_KINDS] = {0};
+    for (uint32_t u = 0; u < oc->n_units; u++) {
+        if (oc->units[u].busy) {
+            busy[oc->units[u].set]++;
+            pend += oc->units[u].n_pending;
+        } else {
+            SIM_ASSERT(oc->units[u].n_pending == 0, "opcoll: free unit %u has pending reads", u);
+        }
+    }
+    SIM_ASSERT(queued == oc->reads_queued && pend == queued,
+               "opcoll: read conservation broken (banks %u, counter %u, units %u)", queued, oc->reads_queued, pend);
+    for (int k = 0; k < PIPE_N_KINDS; k++)
+        SIM_ASSERT(busy[k] == oc->n_busy[k], "opcoll: set %d busy count %u != %u", k, oc->n_busy[k], busy[k]);
+}
