@@ -155,8 +155,20 @@ static void dram_check_report(void *ctx, const char *key, const char *msg)
 
 static void dram_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
 {
-    (void)all;
-    dram_cfg_validate(sec, dram_check_report, ck);
+    const struct dram_cfg *c = sec;
+    dram_cfg_validate(c, dram_check_report, ck);
+    /* The address map (partitions/addrmap.c) implements the GTX480 bit
+     * layout only: 16 banks, 4096 rows, 2 sub-partitions per channel. */
+    if (c->banks != 16)
+        cfg_check_fail(ck, "dram.banks", "%llu: the address map supports only the GTX480 layout (16 banks)",
+                       (unsigned long long)c->banks);
+    if (c->rows != 4096)
+        cfg_check_fail(ck, "dram.rows", "%llu: the address map supports only the GTX480 layout (4096 rows)",
+                       (unsigned long long)c->rows);
+    if (all->mem.sub_per_partition != 2)
+        cfg_check_fail(ck, "mem.sub_per_partition",
+                       "%llu: the address map supports only the GTX480 layout (2 sub-partitions per channel)",
+                       (unsigned long long)all->mem.sub_per_partition);
 }
 
 const struct cfg_section dram_cfg_section = {"dram", "DRAM controller and GDDR5 channel",

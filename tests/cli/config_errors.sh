@@ -42,6 +42,10 @@ expect_exit 2 "exact mode refuses quantum > lookahead" -- "$GPUSIM" synth -q -o 
 contains "$TMP/err" "engine.quantum" "message names engine.quantum"
 expect_exit 0 "relaxed mode accepts quantum > lookahead" -- "$GPUSIM" synth -q -o engine.quantum=20ns -o engine.relaxed=true
 
+expect_exit 2 "address-map geometry is checked across sections" -- "$GPUSIM" config --show gtx480 -o dram.banks=8 -o mem.sub_per_partition=1
+contains "$TMP/err" "dram.banks" "message names dram.banks"
+contains "$TMP/err" "mem.sub_per_partition" "and mem.sub_per_partition (all errors reported)"
+
 expect_exit 2 "unknown command" -- "$GPUSIM" frobnicate
 expect_exit 2 "unknown option" -- "$GPUSIM" synth --frob
 expect_exit 2 "--threads needs a number" -- "$GPUSIM" synth --threads zero
