@@ -1146,152 +1146,168 @@ static void count_class(struct func_stats *st, uint8_t cls, uint64_t n)
     }
 }
 
-static void run_warp(struct exec *x, struct warp *w, int budget)
+/* Outcome of one warp step. */
+enum step_result {
+    STEP_CONT,  /* the warp may go on (an instruction ran, or the SIMT stack settled) */
+    STEP_YIELD, /* stop this warp's turn: it reached a barrier, or an error was raised */
+};
+
+/* One step of warp w: pop a reconverged SIMT entry, leave at the end of a
+ * function, or execute the instruction at the top of the SIMT stack for its
+ * active lanes. The unit of work a timing model issues per warp instruction;
+ * the functional scheduler calls it FUNC_SLICE times per turn. */
+static inline enum step_result warp_step(struct exec *x, struct warp *w)
 {
     struct func_stats *st = x->st;
-    while (budget-- > 0 && w->state == W_RUN && !x->err) {
-        struct frame *f = &w->fr[w->depth];
-        struct simt_ent *top = &w->stk[w->sp - 1];
-        uint32_t pc = top->pc;
-        if (pc == top->rpc) {
-            w->sp--;
-            settle(x, w);
-            continue;
+    struct frame *f = &w->fr[w->depth];
+    struct simt_ent *top = &w->stk[w->sp - 1];
+    uint32_t pc = top->pc;
+    if (pc == top->rpc) {
+        w->sp--;
+        settle(x, w);
+        return STEP_CONT;
+    }
+    const struct ptx_func *fn = f->fn;
+    if (UNLIKELY(pc >= fn->n_insns)) { /* fell off the end: implicit ret/exit */
+        lanes_leave(x, w, top->mask, w->depth == 0);
+        return STEP_CONT;
+    }
+    const struct ptx_insn *in = &fn->insns[pc];
+    uint32_t mask = top->mask;
+    uint64_t *R = w->arena + f->reg_off;
+    uint32_t g = mask;
+    if (in->guard >= 0) {
+        const uint64_t *p = R + (size_t)in->guard * FUNC_WARP;
+        uint32_t t = 0;
+        for (uint32_t m = mask; m; m &= m - 1) {
+            unsigned lane = (unsigned)__builtin_ctz(m);
+            t |= (uint32_t)(p[lane] & 1) << lane;
         }
-        const struct ptx_func *fn = f->fn;
-        if (UNLIKELY(pc >= fn->n_insns)) { /* fell off the end: implicit ret/exit */
-            lanes_leave(x, w, top->mask, w->depth == 0);
-            continue;
+        g = in->guard_neg ? mask & ~t : t;
+    }
+    uint64_t na = (uint64_t)__builtin_popcount(g);
+    w->n_insts++;
+    x->total_insts++;
+    st->warp_insts++;
+    st->thread_insts += na;
+    stat_avg_add(&st->active_lanes, (uint64_t)__builtin_popcount(mask));
+    count_class(st, x->cls[fn->index][pc], na);
+    top->pc = pc + 1; /* default; control flow overrides */
+    switch ((enum ptx_op)in->op) {
+    case PTX_OP_BRA: {
+        st->branches++;
+        if (g == mask) {
+            top->pc = in->target;
+        } else if (g != 0) {
+            st->divergent_branches++;
+            uint32_t rpc = in->reconv;
+            top->pc = rpc;
+            if (!stk_push(x, w, pc + 1, rpc, mask & ~g) || !stk_push(x, w, in->target, rpc, g))
+                return STEP_YIELD;
         }
-        const struct ptx_insn *in = &fn->insns[pc];
-        uint32_t mask = top->mask;
-        uint64_t *R = w->arena + f->reg_off;
-        uint32_t g = mask;
-        if (in->guard >= 0) {
-            const uint64_t *p = R + (size_t)in->guard * FUNC_WARP;
-            uint32_t t = 0;
-            for (uint32_t m = mask; m; m &= m - 1) {
-                unsigned lane = (unsigned)__builtin_ctz(m);
-                t |= (uint32_t)(p[lane] & 1) << lane;
-            }
-            g = in->guard_neg ? mask & ~t : t;
-        }
-        uint64_t na = (uint64_t)__builtin_popcount(g);
-        w->n_insts++;
-        x->total_insts++;
-        st->warp_insts++;
-        st->thread_insts += na;
-        stat_avg_add(&st->active_lanes, (uint64_t)__builtin_popcount(mask));
-        count_class(st, x->cls[fn->index][pc], na);
-        top->pc = pc + 1; /* default; control flow overrides */
-        switch ((enum ptx_op)in->op) {
-        case PTX_OP_BRA: {
-            st->branches++;
-            if (g == mask) {
-                top->pc = in->target;
-            } else if (g != 0) {
-                st->divergent_branches++;
-                uint32_t rpc = in->reconv;
-                top->pc = rpc;
-                if (!stk_push(x, w, pc + 1, rpc, mask & ~g) || !stk_push(x, w, in->target, rpc, g))
-                    return;
-            }
+        break;
+    }
+    case PTX_OP_EXIT:
+        if (g)
+            lanes_leave(x, w, g, true);
+        break;
+    case PTX_OP_RET:
+        if (g)
+            lanes_leave(x, w, g, w->depth == 0);
+        break;
+    case PTX_OP_CALL:
+        if (!g)
+            break;
+        if (g != mask) { /* guarded call: run it on a sub-entry */
+            if (!stk_push(x, w, pc, pc + 1, g))
+                return STEP_YIELD;
             break;
         }
-        case PTX_OP_EXIT:
-            if (g)
-                lanes_leave(x, w, g, true);
-            break;
-        case PTX_OP_RET:
-            if (g)
-                lanes_leave(x, w, g, w->depth == 0);
-            break;
-        case PTX_OP_CALL:
-            if (!g)
-                break;
-            if (g != mask) { /* guarded call: run it on a sub-entry */
-                if (!stk_push(x, w, pc, pc + 1, g))
-                    return;
-                break;
-            }
-            do_call(x, w, in, pc, g);
-            break;
-        case PTX_OP_LD:
-        case PTX_OP_LDU:
-            exec_ld(x, w, R, in, pc, g);
-            break;
-        case PTX_OP_ST:
-            exec_st(x, w, R, in, pc, g);
-            break;
-        case PTX_OP_ATOM:
-        case PTX_OP_RED:
-            exec_atom(x, w, R, in, pc, g);
-            break;
-        case PTX_OP_MOV:
-            exec_mov(x, w, R, in, g);
-            break;
-        case PTX_OP_SETP:
-        case PTX_OP_SET:
-            exec_setp(x, w, R, in, g);
-            break;
-        case PTX_OP_CVTA:
-            exec_cvta(x, w, R, in, g);
-            break;
-        case PTX_OP_ISSPACEP:
-            exec_isspacep(x, w, R, in, g);
-            break;
-        case PTX_OP_ADDC:
-        case PTX_OP_SUBC:
-        case PTX_OP_MADC:
+        do_call(x, w, in, pc, g);
+        break;
+    case PTX_OP_LD:
+    case PTX_OP_LDU:
+        exec_ld(x, w, R, in, pc, g);
+        break;
+    case PTX_OP_ST:
+        exec_st(x, w, R, in, pc, g);
+        break;
+    case PTX_OP_ATOM:
+    case PTX_OP_RED:
+        exec_atom(x, w, R, in, pc, g);
+        break;
+    case PTX_OP_MOV:
+        exec_mov(x, w, R, in, g);
+        break;
+    case PTX_OP_SETP:
+    case PTX_OP_SET:
+        exec_setp(x, w, R, in, g);
+        break;
+    case PTX_OP_CVTA:
+        exec_cvta(x, w, R, in, g);
+        break;
+    case PTX_OP_ISSPACEP:
+        exec_isspacep(x, w, R, in, g);
+        break;
+    case PTX_OP_ADDC:
+    case PTX_OP_SUBC:
+    case PTX_OP_MADC:
+        exec_carry(x, w, R, in, g);
+        break;
+    case PTX_OP_ADD:
+    case PTX_OP_SUB:
+    case PTX_OP_MAD:
+        if (in->flags & PTX_F_CC) {
             exec_carry(x, w, R, in, g);
             break;
-        case PTX_OP_ADD:
-        case PTX_OP_SUB:
-        case PTX_OP_MAD:
-            if (in->flags & PTX_F_CC) {
-                exec_carry(x, w, R, in, g);
-                break;
-            }
-            if (!exec_fast(x, w, R, in, g))
-                exec_alu(x, w, R, in, pc, g);
-            break;
-        case PTX_OP_BAR:
-            exec_bar(x, w, R, in, pc, mask, g);
-            return; /* let the scheduler look at the barrier */
-        case PTX_OP_BAR_WARP:
-        case PTX_OP_MEMBAR:
-        case PTX_OP_NANOSLEEP:
-            break; /* lanes of a warp are always converged here; memory is SC */
-        case PTX_OP_VOTE:
-            exec_vote(x, w, R, in, g);
-            break;
-        case PTX_OP_ACTIVEMASK:
-            for (uint32_t m = g; m; m &= m - 1)
-                setv(R, &in->opnd[0], __builtin_ctz(m), mask);
-            break;
-        case PTX_OP_SHFL:
-            exec_shfl(x, w, R, in, g);
-            break;
-        case PTX_OP_MATCH:
-            exec_match(x, w, R, in, g);
-            break;
-        case PTX_OP_REDUX:
-            exec_redux(x, w, R, in, pc, g);
-            break;
-        case PTX_OP_TRAP:
-            if (g)
-                fault(x, w, __builtin_ctz(g), pc, "trap instruction executed");
-            break;
-        case PTX_OP_BRKPT:
-            if (g)
-                fault(x, w, __builtin_ctz(g), pc, "brkpt instruction executed");
-            break;
-        default:
-            if (!exec_fast(x, w, R, in, g))
-                exec_alu(x, w, R, in, pc, g);
-            break;
         }
+        if (!exec_fast(x, w, R, in, g))
+            exec_alu(x, w, R, in, pc, g);
+        break;
+    case PTX_OP_BAR:
+        exec_bar(x, w, R, in, pc, mask, g);
+        return STEP_YIELD; /* let the scheduler look at the barrier */
+    case PTX_OP_BAR_WARP:
+    case PTX_OP_MEMBAR:
+    case PTX_OP_NANOSLEEP:
+        break; /* lanes of a warp are always converged here; memory is SC */
+    case PTX_OP_VOTE:
+        exec_vote(x, w, R, in, g);
+        break;
+    case PTX_OP_ACTIVEMASK:
+        for (uint32_t m = g; m; m &= m - 1)
+            setv(R, &in->opnd[0], __builtin_ctz(m), mask);
+        break;
+    case PTX_OP_SHFL:
+        exec_shfl(x, w, R, in, g);
+        break;
+    case PTX_OP_MATCH:
+        exec_match(x, w, R, in, g);
+        break;
+    case PTX_OP_REDUX:
+        exec_redux(x, w, R, in, pc, g);
+        break;
+    case PTX_OP_TRAP:
+        if (g)
+            fault(x, w, __builtin_ctz(g), pc, "trap instruction executed");
+        break;
+    case PTX_OP_BRKPT:
+        if (g)
+            fault(x, w, __builtin_ctz(g), pc, "brkpt instruction executed");
+        break;
+    default:
+        if (!exec_fast(x, w, R, in, g))
+            exec_alu(x, w, R, in, pc, g);
+        break;
     }
+    return STEP_CONT;
+}
+
+static void run_warp(struct exec *x, struct warp *w, int budget)
+{
+    while (budget-- > 0 && w->state == W_RUN && !x->err)
+        if (warp_step(x, w) == STEP_YIELD)
+            return;
 }
 
 /* ------------------------------------------------------------ scheduling */
