@@ -23,28 +23,6 @@
 #include "sim/ptx/ir.h"
 #include "sim/stats.h"
 
-/* ------------------------------------------------------------- rings */
-
-static void ring_init(struct l2_ring *r, uint32_t cap)
-{
-    r->head = 0;
-    r->n = 0;
-    r->cap = cap;
-}
-/* Position of the k-th entry from the head (k < cap). */
-static inline uint32_t ring_at(const struct l2_ring *r, uint32_t k)
-{
-    uint32_t i = r->head + k;
-    return i >= r->cap ? i - r->cap : i;
-}
-static inline uint32_t ring_tail(const struct l2_ring *r) { return ring_at(r, r->n); }
-static inline bool ring_full(const struct l2_ring *r) { return r->n == r->cap; }
-static inline void ring_pop(struct l2_ring *r)
-{
-    r->head = r->head + 1 == r->cap ? 0 : r->head + 1;
-    r->n--;
-}
-
 static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
@@ -78,7 +56,7 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
     l->drain_from = xcalloc(n_mshr, sizeof *l->drain_from);
     l->drain_pos = xcalloc(n_mshr, sizeof *l->drain_pos);
     l->drain = xcalloc(n_mshr, sizeof *l->drain);
-    ring_init(&l->drain_r, n_mshr);
+    idx_ring_init(&l->drain_r, n_mshr);
 
     /* NOTE(rop_ring): the spec's ROP line is unbounded. It shares one ring
      * with the input queue; the ring holds the queue plus 2 x (R + 1)
@@ -87,19 +65,19 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
      * is full, l2_can_accept says so (explicit backpressure, nothing lost). */
     uint32_t q = (uint32_t)cfg->queue;
     l->in_q_cap = q;
-    ring_init(&l->in_r, q + 2 * (uint32_t)(l->rop_cycles + 1));
+    idx_ring_init(&l->in_r, q + 2 * (uint32_t)(l->rop_cycles + 1));
     l->in = xcalloc(l->in_r.cap, sizeof *l->in);
-    ring_init(&l->mq_r, (uint32_t)cfg->miss_queue);
+    idx_ring_init(&l->mq_r, (uint32_t)cfg->miss_queue);
     l->mq = xcalloc(l->mq_r.cap, sizeof *l->mq);
-    ring_init(&l->dq_r, q);
+    idx_ring_init(&l->dq_r, q);
     l->dq = xcalloc(q, sizeof *l->dq);
-    ring_init(&l->fq_r, q);
+    idx_ring_init(&l->fq_r, q);
     l->fq = xcalloc(q, sizeof *l->fq);
-    ring_init(&l->rq_r, q);
+    idx_ring_init(&l->rq_r, q);
     l->rq = xcalloc(q, sizeof *l->rq);
     /* A hit's reply waits in the data port for n cycles; the port serialises
      * hits, so at most ceil(1 + 1/n) replies are in it at once: 2 suffice. */
-    ring_init(&l->sq_r, 2);
+    idx_ring_init(&l->sq_r, 2);
     l->sq = xcalloc(2, sizeof *l->sq);
 }
 
@@ -229,7 +207,7 @@ static bool apply(struct l2 *l, uint32_t li, const struct mem_req *rq, struct me
 
 /* ------------------------------------------------------------- external API */
 
-bool l2_can_accept(const struct l2 *l) { return l->in_q < l->in_q_cap && !ring_full(&l->in_r); }
+bool l2_can_accept(const struct l2 *l) { return l->in_q < l->in_q_cap && !idx_ring_full(&l->in_r); }
 
 static void check_req(const struct l2 *l, const struct mem_req *rq)
 {
@@ -254,7 +232,7 @@ bool l2_push(struct l2 *l, const struct mem_req *req, uint64_t cycle)
     if (!l2_can_accept(l))
         return false;
     check_req(l, req);
-    struct l2_in *e = &l->in[ring_tail(&l->in_r)];
+    struct l2_in *e = &l->in[idx_ring_tail(&l->in_r)];
     e->req = *req;
     e->t_push = cycle;
     uint64_t r = (req->flags & MEM_F_NO_ROP) ? 0 : l->rop_cycles;
@@ -268,7 +246,7 @@ bool l2_pop_reply(struct l2 *l, struct mem_reply *out, uint64_t cycle)
     if (l->rq_r.n == 0 || l->last_pop == cycle + 1)
         return false;
     *out = l->rq[l->rq_r.head];
-    ring_pop(&l->rq_r);
+    idx_ring_pop(&l->rq_r);
     l->last_pop = cycle + 1; /* one reply per L2 cycle [GPGPU-Sim] */
     return true;
 }
@@ -279,18 +257,18 @@ bool l2_pop_dram_req(struct l2 *l, struct l2_dram_req *out, uint64_t cycle)
     if (l->dq_r.n == 0)
         return false;
     *out = l->dq[l->dq_r.head].r;
-    ring_pop(&l->dq_r);
+    idx_ring_pop(&l->dq_r);
     return true;
 }
 
-bool l2_can_fill(const struct l2 *l) { return !ring_full(&l->fq_r); }
+bool l2_can_fill(const struct l2 *l) { return !idx_ring_full(&l->fq_r); }
 
 bool l2_dram_fill(struct l2 *l, uint64_t line_addr, const uint8_t data[MEM_LINE_BYTES], uint64_t cycle)
 {
     SIM_ASSERT(mem_line_of(line_addr) == line_addr, "l2 slice %d: fill of unaligned address", l->instance);
-    if (ring_full(&l->fq_r))
+    if (idx_ring_full(&l->fq_r))
         return false;
-    struct l2_fill *f = &l->fq[ring_tail(&l->fq_r)];
+    struct l2_fill *f = &l->fq[idx_ring_tail(&l->fq_r)];
     f->line_addr = line_addr;
     f->ready = cycle + 1;
     memcpy(f->data, data, MEM_LINE_BYTES);
@@ -303,8 +281,8 @@ bool l2_dram_fill(struct l2 *l, uint64_t line_addr, const uint8_t data[MEM_LINE_
 static void missq_push(struct l2 *l, uint64_t line_addr, bool wb, const uint64_t mask[2], const uint8_t *data,
                        uint64_t ready)
 {
-    SIM_ASSERT(!ring_full(&l->mq_r), "l2 slice %d: miss queue overflow", l->instance);
-    struct l2_missq *m = &l->mq[ring_tail(&l->mq_r)];
+    SIM_ASSERT(!idx_ring_full(&l->mq_r), "l2 slice %d: miss queue overflow", l->instance);
+    struct l2_missq *m = &l->mq[idx_ring_tail(&l->mq_r)];
     memset(&m->r, 0, sizeof m->r);
     m->r.line_addr = line_addr;
     m->r.is_write = wb;
@@ -330,8 +308,8 @@ static bool evict(struct l2 *l, uint32_t v, uint64_t c)
 
 static void stage_reply(struct l2 *l, const struct mem_reply *rep, uint64_t ready)
 {
-    SIM_ASSERT(!ring_full(&l->sq_r), "l2 slice %d: data-port output overflow", l->instance);
-    struct l2_staged *s = &l->sq[ring_tail(&l->sq_r)];
+    SIM_ASSERT(!idx_ring_full(&l->sq_r), "l2 slice %d: data-port output overflow", l->instance);
+    struct l2_staged *s = &l->sq[idx_ring_tail(&l->sq_r)];
     s->rep = *rep;
     s->ready = ready;
     l->sq_r.n++;
@@ -437,7 +415,7 @@ static bool lookup(struct l2 *l, uint64_t c)
     if (is_write && l->write_miss == L2_WRITE_MISS_BYTE_MASK) {
         /* Allocate without fetching; only a dirty victim needs the miss queue. */
         bool dirty_victim = ta_state_of(&l->tags, (uint32_t)v) == TA_MODIFIED;
-        if (dirty_victim && ring_full(&l->mq_r)) {
+        if (dirty_victim && idx_ring_full(&l->mq_r)) {
             l->st.rf[L2_RF_MISS_QUEUE]++;
             return false;
         }
@@ -518,8 +496,8 @@ static void fill(struct l2 *l, const struct l2_fill *f, uint64_t c)
     ta_set_state(&l->tags, li, dirty ? TA_MODIFIED : TA_VALID);
     l->drain_from[e] = c + l->fill_cycles;
     l->drain_pos[e] = 0;
-    SIM_ASSERT(!ring_full(&l->drain_r), "l2 slice %d: drain list overflow", l->instance);
-    l->drain[ring_tail(&l->drain_r)] = (uint32_t)e;
+    SIM_ASSERT(!idx_ring_full(&l->drain_r), "l2 slice %d: drain list overflow", l->instance);
+    l->drain[idx_ring_tail(&l->drain_r)] = (uint32_t)e;
     l->drain_r.n++;
     l->st.fills++;
 }
@@ -541,7 +519,7 @@ static void drain(struct l2 *l, uint64_t c)
             l->st.stall_drain_full++;
             return;
         }
-        l->rq[ring_tail(&l->rq_r)] = p->u.rep;
+        l->rq[idx_ring_tail(&l->rq_r)] = p->u.rep;
         l->rq_r.n++;
         stat_avg_add(&l->st.miss_lat, c - p->t_push);
         l->drain_pos[e]++;
@@ -556,7 +534,7 @@ static void drain(struct l2 *l, uint64_t c)
             return;
     }
     mshr_release(&l->mshr, e);
-    ring_pop(&l->drain_r);
+    idx_ring_pop(&l->drain_r);
 }
 
 static void check_invariants(const struct l2 *l)
@@ -587,9 +565,9 @@ uint64_t l2_tick(struct l2 *l, uint64_t c)
 
     /* 1. data port output -> reply queue (its slot was reserved at lookup) */
     while (l->sq_r.n && l->sq[l->sq_r.head].ready <= c) {
-        l->rq[ring_tail(&l->rq_r)] = l->sq[l->sq_r.head].rep;
+        l->rq[idx_ring_tail(&l->rq_r)] = l->sq[l->sq_r.head].rep;
         l->rq_r.n++;
-        ring_pop(&l->sq_r);
+        idx_ring_pop(&l->sq_r);
     }
     /* 2. MSHR drain */
     if (l->drain_r.n)
@@ -597,21 +575,21 @@ uint64_t l2_tick(struct l2 *l, uint64_t c)
     /* 3. fill port */
     if (l->fq_r.n && l->fq[l->fq_r.head].ready <= c && l->fill_free <= c) {
         fill(l, &l->fq[l->fq_r.head], c);
-        ring_pop(&l->fq_r);
+        idx_ring_pop(&l->fq_r);
         l->fill_free = c + l->fill_cycles;
     }
     /* 4. miss queue -> L2->DRAM queue, one per cycle */
     if (l->mq_r.n && l->mq[l->mq_r.head].ready <= c) {
-        if (!ring_full(&l->dq_r)) {
-            l->dq[ring_tail(&l->dq_r)] = l->mq[l->mq_r.head];
+        if (!idx_ring_full(&l->dq_r)) {
+            l->dq[idx_ring_tail(&l->dq_r)] = l->mq[l->mq_r.head];
             l->dq_r.n++;
-            ring_pop(&l->mq_r);
+            idx_ring_pop(&l->mq_r);
         } else {
             l->st.stall_dram_full++;
         }
     }
     /* 5. ROP line -> input queue, one per cycle */
-    if (l->in_q < l->in_r.n && l->in[ring_at(&l->in_r, l->in_q)].rop_ready <= c) {
+    if (l->in_q < l->in_r.n && l->in[idx_ring_at(&l->in_r, l->in_q)].rop_ready <= c) {
         if (l->in_q < l->in_q_cap)
             l->in_q++;
         else
@@ -619,7 +597,7 @@ uint64_t l2_tick(struct l2 *l, uint64_t c)
     }
     /* 6. tag lookup; a blocked head blocks the queue (strict arrival order) */
     if (l->in_q && lookup(l, c)) {
-        ring_pop(&l->in_r);
+        idx_ring_pop(&l->in_r);
         l->in_q--;
     }
 
@@ -636,7 +614,7 @@ uint64_t l2_tick(struct l2 *l, uint64_t c)
     if (l->mq_r.n)
         next = min_u64(next, max_u64(l->mq[l->mq_r.head].ready, c1));
     if (l->in_q < l->in_r.n)
-        next = min_u64(next, max_u64(l->in[ring_at(&l->in_r, l->in_q)].rop_ready, c1));
+        next = min_u64(next, max_u64(l->in[idx_ring_at(&l->in_r, l->in_q)].rop_ready, c1));
     /* NOTE(head_polls): a waiting input head is ticked every cycle, even
      * when it only waits for the data port (at most n <= 4 cycles), so the
      * per-cycle stall counts do not depend on whether idle cycles are skipped

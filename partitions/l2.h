@@ -46,6 +46,7 @@
 #include "sim/common.h"
 #include "sim/mem/memreq.h"
 #include "sim/mem/mshr.h"
+#include "sim/mem/ring.h"
 #include "sim/mem/tagarray.h"
 #include "sim/stats.h"
 
@@ -157,13 +158,6 @@ struct l2_fill {
     uint8_t data[MEM_LINE_BYTES]; /* the line's bytes from the backing store */
 };
 
-/* FIFO ring indices (entries live in a separate array). */
-struct l2_ring {
-    uint32_t head; /* index of the oldest entry */
-    uint32_t n;    /* entries held */
-    uint32_t cap;  /* capacity (entries) */
-};
-
 struct l2_init_args {
     int instance;       /* slice id (statistics, messages) */
     uint64_t rop_cycles;/* ROP delay in L2 cycles (l2_rop_cycles) */
@@ -195,21 +189,21 @@ struct l2 {
 
     /* queues */
     struct l2_in *in;      /* ROP line + input queue, one ring: the first in_q entries are in the queue */
-    struct l2_ring in_r;   /* ring of in[] */
+    struct idx_ring in_r;   /* ring of in[] */
     uint32_t in_q;         /* entries (from the head) that are in the input queue */
     uint32_t in_q_cap;     /* input queue capacity (l2.queue) */
     struct l2_missq *mq;   /* miss queue */
-    struct l2_ring mq_r;
+    struct idx_ring mq_r;
     struct l2_missq *dq;   /* L2->DRAM queue (ready unused) */
-    struct l2_ring dq_r;
+    struct idx_ring dq_r;
     struct l2_fill *fq;    /* DRAM->L2 queue */
-    struct l2_ring fq_r;
+    struct idx_ring fq_r;
     struct mem_reply *rq;  /* L2->interconnect reply queue */
-    struct l2_ring rq_r;
+    struct idx_ring rq_r;
     struct l2_staged *sq;  /* replies in the data port, each holding a reply-queue slot */
-    struct l2_ring sq_r;
+    struct idx_ring sq_r;
     uint32_t *drain;       /* MSHR entries whose fill has arrived, in fill order */
-    struct l2_ring drain_r;
+    struct idx_ring drain_r;
 
     /* timing */
     uint64_t port_free;    /* first cycle the data port is free */

@@ -28,25 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ------------------------------------------------------------- rings */
-
-static inline uint32_t ring_tail(const struct l1_ring *r) { return (r->head + r->n) % r->cap; }
-static inline bool ring_full(const struct l1_ring *r) { return r->n == r->cap; }
-static inline uint32_t ring_free(const struct l1_ring *r) { return r->cap - r->n; }
-static inline uint32_t ring_push(struct l1_ring *r)
-{
-    SIM_ASSERT(r->n < r->cap, "l1d: ring overflow (cap %u)", r->cap);
-    uint32_t i = ring_tail(r);
-    r->n++;
-    return i;
-}
-static inline void ring_pop(struct l1_ring *r)
-{
-    SIM_ASSERT(r->n > 0, "l1d: ring underflow");
-    r->head = (r->head + 1) % r->cap;
-    r->n--;
-}
-
 /* ------------------------------------------------------------- set index */
 
 uint32_t l1d_fermi_set(uint64_t addr, uint32_t n_sets)
@@ -126,7 +107,7 @@ static uint8_t *line_data(struct l1d *l, uint32_t li) { return l->data + (uint64
 
 static struct mem_req *mq_push(struct l1d *l, uint8_t op, uint64_t addr, uint32_t id, uint8_t size, uint64_t cycle)
 {
-    struct l1d_mq *m = &l->mq[ring_push(&l->mq_r)];
+    struct l1d_mq *m = &l->mq[idx_ring_push(&l->mq_r)];
     memset(&m->req, 0, sizeof m->req);
     m->req.addr = addr;
     m->req.id = id;
@@ -156,7 +137,7 @@ static void write_bytes(uint8_t *dst, const uint8_t *src, const uint64_t mask[2]
 static void push_hit_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind, const uint8_t *data,
                           uint64_t cycle)
 {
-    struct l1d_dq *q = &l->hq[ring_push(&l->hq_r)];
+    struct l1d_dq *q = &l->hq[idx_ring_push(&l->hq_r)];
     memset(&q->d, 0, offsetof(struct l1d_done, data));
     q->d.line_addr = line_addr;
     q->d.token = token;
@@ -203,7 +184,7 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, uint6
     const struct coal_txn *t = &a->txn;
     uint64_t line = t->line_addr;
     if (t->l1_bypass) {
-        if (ring_free(&l->mq_r) < 1)
+        if (idx_ring_free(&l->mq_r) < 1)
             return fail(l, L1D_RF_MISS_QUEUE, cause);
         mq_push(l, MEM_OP_READ, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
         l->st.loads++;
@@ -212,7 +193,7 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, uint6
     }
     int32_t li = ta_probe(&l->tags, line);
     if (li >= 0 && ta_state_of(&l->tags, (uint32_t)li) != TA_RESERVED) {
-        if (ring_full(&l->hq_r))
+        if (idx_ring_full(&l->hq_r))
             return fail(l, L1D_RF_DONE_FULL, cause);
         ta_touch(&l->tags, (uint32_t)li);
         push_hit_done(l, line, a->token, L1D_DONE_LOAD, line_data(l, (uint32_t)li), cycle);
@@ -237,7 +218,7 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, uint6
                (unsigned long long)line);
     if (mshr_full(&l->mshr))
         return fail(l, L1D_RF_MSHR_FULL, cause);
-    if (ring_free(&l->mq_r) < 2)
+    if (idx_ring_free(&l->mq_r) < 2)
         return fail(l, L1D_RF_MISS_QUEUE, cause);
     int32_t victim = -1;
     if (l->alloc == L1D_ALLOC_ON_MISS) {
@@ -273,7 +254,7 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, uint
     int32_t e = mshr_lookup(&l->mshr, line);
 
     if (a->is_local && hit) { /* write-back: the line absorbs the store, nothing goes to L2 */
-        if (ring_full(&l->hq_r))
+        if (idx_ring_full(&l->hq_r))
             return fail(l, L1D_RF_DONE_FULL, cause);
         uint8_t *d = line_data(l, (uint32_t)li);
         write_bytes(d, a->data, t->bytes);
@@ -287,7 +268,7 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, uint
     bool wt = !a->is_local && l->write_policy == L1D_WP_GLOBAL_WT_ALLOC_LOCAL_WB;
     if (wt && hit) { /* write-through hit: update the line and send the write */
         uint32_t need = 1;
-        if (ring_free(&l->mq_r) < need)
+        if (idx_ring_free(&l->mq_r) < need)
             return fail(l, L1D_RF_MISS_QUEUE, cause);
         write_bytes(line_data(l, (uint32_t)li), a->data, t->bytes);
         ta_touch(&l->tags, (uint32_t)li);
@@ -299,7 +280,7 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, uint
     if (wt && !hit && e < 0 && li < 0) { /* write-through write miss: write, then allocate and read the line */
         if (mshr_full(&l->mshr))
             return fail(l, L1D_RF_MSHR_FULL, cause);
-        if (ring_free(&l->mq_r) < 3)
+        if (idx_ring_free(&l->mq_r) < 3)
             return fail(l, L1D_RF_MISS_QUEUE, cause);
         int32_t victim = -1;
         if (l->alloc == L1D_ALLOC_ON_MISS) {
@@ -318,7 +299,7 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, uint
      * write-evict (hit: evict the line), local write miss, and a write to a
      * line with an outstanding miss (mark the entry stale). */
     uint32_t need = 1 + (dirty ? 1u : 0u);
-    if (ring_free(&l->mq_r) < need)
+    if (idx_ring_free(&l->mq_r) < need)
         return fail(l, L1D_RF_MISS_QUEUE, cause);
     if (hit) { /* global write-evict (a MODIFIED line here would be local data under a global store) */
         if (dirty)
@@ -347,7 +328,7 @@ static enum l1d_result access_atomic(struct l1d *l, const struct l1d_acc *a, uin
     bool hit = li >= 0 && ta_state_of(&l->tags, (uint32_t)li) != TA_RESERVED;
     bool dirty = hit && ta_state_of(&l->tags, (uint32_t)li) == TA_MODIFIED;
     uint32_t need = 1 + (dirty ? 1u : 0u);
-    if (ring_free(&l->mq_r) < need)
+    if (idx_ring_free(&l->mq_r) < need)
         return fail(l, L1D_RF_MISS_QUEUE, cause);
     if (hit) { /* spec 2.6 Atomics: evict a valid L1 copy [proposal] */
         if (dirty)
@@ -403,20 +384,20 @@ bool l1d_pop_req(struct l1d *l, struct mem_req *out, uint64_t cycle)
     if (!r)
         return false;
     *out = *r;
-    ring_pop(&l->mq_r);
+    idx_ring_pop(&l->mq_r);
     l->last_pop = cycle + 1;
     l->st.req_sent++;
     return true;
 }
 
-bool l1d_can_accept_reply(const struct l1d *l) { return !ring_full(&l->rx_r); }
+bool l1d_can_accept_reply(const struct l1d *l) { return !idx_ring_full(&l->rx_r); }
 
 bool l1d_push_reply(struct l1d *l, const struct mem_reply *rep, uint64_t cycle)
 {
-    if (ring_full(&l->rx_r))
+    if (idx_ring_full(&l->rx_r))
         return false;
     SIM_ASSERT(rep->op != MEM_OP_WRITEBACK, "l1d[%d]: reply to a write-back", l->sm_id);
-    struct l1d_rx *x = &l->rx[ring_push(&l->rx_r)];
+    struct l1d_rx *x = &l->rx[idx_ring_push(&l->rx_r)];
     x->rep = *rep;
     x->ready = cycle + 1;
     return true;
@@ -435,10 +416,10 @@ bool l1d_pop_done(struct l1d *l, struct l1d_done *out, uint64_t cycle)
     /* Oldest ready first; on a tie the hit (it was accessed earlier). */
     if (h && (!f || h->ready <= f->ready)) {
         *out = h->d;
-        ring_pop(&l->hq_r);
+        idx_ring_pop(&l->hq_r);
     } else {
         *out = f->d;
-        ring_pop(&l->fq_r);
+        idx_ring_pop(&l->fq_r);
     }
     return true;
 }
@@ -448,7 +429,7 @@ bool l1d_pop_done(struct l1d *l, struct l1d_done *out, uint64_t cycle)
 static struct l1d_done *push_fill_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind,
                                        uint8_t src, uint64_t t_acc, uint64_t cycle)
 {
-    struct l1d_dq *q = &l->fq[ring_push(&l->fq_r)];
+    struct l1d_dq *q = &l->fq[idx_ring_push(&l->fq_r)];
     memset(&q->d, 0, offsetof(struct l1d_done, data));
     q->d.line_addr = line_addr;
     q->d.token = token;
@@ -470,7 +451,7 @@ static bool process_reply(struct l1d *l, const struct mem_reply *rep, uint64_t c
                    (unsigned long long)rep->addr, e);
         uint64_t line = mshr_line(&l->mshr, e);
         uint32_t n = mshr_count(&l->mshr, e);
-        if (ring_free(&l->fq_r) < n)
+        if (idx_ring_free(&l->fq_r) < n)
             return false;
         if (l->mshr_stale[e]) {
             if (l->mshr_line[e] >= 0)
@@ -486,7 +467,7 @@ static bool process_reply(struct l1d *l, const struct mem_reply *rep, uint64_t c
             int32_t v = ta_victim(&l->tags, ta_set_of(&l->tags, line));
             SIM_ASSERT(v >= 0, "l1d[%d]: no victim with allocate-on-fill", l->sm_id);
             if (ta_state_of(&l->tags, (uint32_t)v) == TA_MODIFIED) {
-                if (ring_full(&l->mq_r))
+                if (idx_ring_full(&l->mq_r))
                     return false;
                 writeback_line(l, (uint32_t)v, cycle);
             }
@@ -504,7 +485,7 @@ static bool process_reply(struct l1d *l, const struct mem_reply *rep, uint64_t c
         l->st.fills++;
         return true;
     }
-    if (ring_full(&l->fq_r))
+    if (idx_ring_full(&l->fq_r))
         return false;
     uint8_t kind = rep->op == MEM_OP_READ ? L1D_DONE_LOAD : rep->op == MEM_OP_WRITE ? L1D_DONE_STORE : L1D_DONE_ATOMIC;
     SIM_ASSERT(rep->op == MEM_OP_READ || rep->op == MEM_OP_WRITE || rep->op == MEM_OP_ATOMIC,
@@ -537,7 +518,7 @@ uint64_t l1d_tick(struct l1d *l, uint64_t cycle)
     /* One reply per cycle: completions and fills happen in arrival order. */
     if (l->rx_r.n && l->rx[l->rx_r.head].ready <= cycle) {
         if (process_reply(l, &l->rx[l->rx_r.head].rep, cycle)) {
-            ring_pop(&l->rx_r);
+            idx_ring_pop(&l->rx_r);
             l->st.replies++;
         } else {
             l->st.stall_resp++;
@@ -545,7 +526,7 @@ uint64_t l1d_tick(struct l1d *l, uint64_t cycle)
     }
     /* Kernel-end flush: one dirty line per cycle into the miss queue. */
     uint32_t n_lines = ta_n_lines(&l->tags);
-    while (l->flush_pos < n_lines && !ring_full(&l->mq_r)) {
+    while (l->flush_pos < n_lines && !idx_ring_full(&l->mq_r)) {
         uint32_t li = l->flush_pos++;
         if (ta_state_of(&l->tags, li) == TA_MODIFIED) {
             writeback_line(l, li, cycle);

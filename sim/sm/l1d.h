@@ -58,6 +58,7 @@
 #include "sim/common.h"
 #include "sim/mem/memreq.h"
 #include "sim/mem/mshr.h"
+#include "sim/mem/ring.h"
 #include "sim/mem/tagarray.h"
 #include "sim/sm/coalesce.h"
 #include "sim/stats.h"
@@ -207,13 +208,6 @@ struct l1d_pend {
     uint64_t t_acc;  /* cycle of the access */
 };
 
-/* FIFO ring indices (entries in a separate array). */
-struct l1_ring {
-    uint32_t head; /* oldest entry */
-    uint32_t n;    /* entries held */
-    uint32_t cap;  /* capacity (entries) */
-};
-
 struct l1d {
     /* configuration, fixed at init */
     int sm_id;              /* SM id: request src and statistics instance */
@@ -234,13 +228,13 @@ struct l1d {
 
     /* queues */
     struct l1d_mq *mq;      /* miss queue toward L2 */
-    struct l1_ring mq_r;
+    struct idx_ring mq_r;
     struct l1d_rx *rx;      /* reply FIFO from the interconnect */
-    struct l1_ring rx_r;
+    struct idx_ring rx_r;
     struct l1d_dq *hq;      /* hit completions (ready = access + hit latency) */
-    struct l1_ring hq_r;
+    struct idx_ring hq_r;
     struct l1d_dq *fq;      /* completions of processed replies */
-    struct l1_ring fq_r;
+    struct idx_ring fq_r;
 
     /* timing */
     uint64_t last_acc;      /* cycle + 1 of the last access (0 = none) */

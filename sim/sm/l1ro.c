@@ -13,21 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline bool rg_full(const struct l1ro_ring *r) { return r->n == r->cap; }
-static inline uint32_t rg_push(struct l1ro_ring *r)
-{
-    SIM_ASSERT(r->n < r->cap, "l1ro: ring overflow (cap %u)", r->cap);
-    uint32_t i = (r->head + r->n) % r->cap;
-    r->n++;
-    return i;
-}
-static inline void rg_pop(struct l1ro_ring *r)
-{
-    SIM_ASSERT(r->n > 0, "l1ro: ring underflow");
-    r->head = (r->head + 1) % r->cap;
-    r->n--;
-}
-
 void l1ro_init(struct l1ro *c, const struct l1ro_cfg *cfg, const char *name, int sm_id)
 {
     const char *key;
@@ -80,10 +65,10 @@ enum l1ro_result l1ro_access(struct l1ro *c, uint64_t addr, uint32_t token, uint
     uint64_t line = addr & ~(uint64_t)(c->line - 1);
     int32_t li = ta_probe(&c->tags, line);
     if (li >= 0) {
-        if (rg_full(&c->hq_r))
+        if (idx_ring_full(&c->hq_r))
             return rfail(c, L1RO_RF_DONE_FULL, cause);
         ta_touch(&c->tags, (uint32_t)li);
-        struct l1ro_q *q = &c->hq[rg_push(&c->hq_r)];
+        struct l1ro_q *q = &c->hq[idx_ring_push(&c->hq_r)];
         memset(q, 0, sizeof *q);
         q->d.line_addr = line;
         q->d.token = token;
@@ -110,13 +95,13 @@ enum l1ro_result l1ro_access(struct l1ro *c, uint64_t addr, uint32_t token, uint
     }
     if (mshr_full(&c->mshr))
         return rfail(c, L1RO_RF_MSHR_FULL, cause);
-    if (rg_full(&c->mq_r))
+    if (idx_ring_full(&c->mq_r))
         return rfail(c, L1RO_RF_MISS_QUEUE, cause);
     e = mshr_alloc(&c->mshr, line);
     struct l1ro_pend *p = mshr_add(&c->mshr, (uint32_t)e);
     p->token = token;
     p->t_acc = cycle;
-    struct l1ro_mq *m = &c->mq[rg_push(&c->mq_r)];
+    struct l1ro_mq *m = &c->mq[idx_ring_push(&c->mq_r)];
     memset(&m->req, 0, sizeof m->req);
     m->req.addr = line;
     m->req.id = (uint32_t)e;
@@ -144,7 +129,7 @@ bool l1ro_pop_req(struct l1ro *c, struct mem_req *out, uint64_t cycle)
     if (!r)
         return false;
     *out = *r;
-    rg_pop(&c->mq_r);
+    idx_ring_pop(&c->mq_r);
     c->last_pop = cycle + 1;
     c->st.req_sent++;
     return true;
@@ -152,12 +137,12 @@ bool l1ro_pop_req(struct l1ro *c, struct mem_req *out, uint64_t cycle)
 
 bool l1ro_push_reply(struct l1ro *c, const struct mem_reply *rep, uint64_t cycle)
 {
-    if (rg_full(&c->rx_r))
+    if (idx_ring_full(&c->rx_r))
         return false;
     SIM_ASSERT(rep->op == MEM_OP_READ && rep->id < c->mshr.n_entries && c->mshr.state[rep->id] == MSHR_OPEN &&
                    mshr_line(&c->mshr, rep->id) == (rep->addr & ~(uint64_t)(c->line - 1)),
                "%s[%d]: unexpected reply 0x%llx id %u", c->name, c->sm_id, (unsigned long long)rep->addr, rep->id);
-    struct l1ro_rx *x = &c->rx[rg_push(&c->rx_r)];
+    struct l1ro_rx *x = &c->rx[idx_ring_push(&c->rx_r)];
     x->line_addr = mshr_line(&c->mshr, rep->id);
     x->entry = rep->id;
     x->ready = cycle + 1;
@@ -177,10 +162,10 @@ bool l1ro_pop_done(struct l1ro *c, struct l1ro_done *out, uint64_t cycle)
         return false;
     if (h && (!f || h->ready <= f->ready)) {
         *out = h->d;
-        rg_pop(&c->hq_r);
+        idx_ring_pop(&c->hq_r);
     } else {
         *out = f->d;
-        rg_pop(&c->fq_r);
+        idx_ring_pop(&c->fq_r);
     }
     return true;
 }
@@ -201,7 +186,7 @@ uint64_t l1ro_tick(struct l1ro *c, uint64_t cycle)
             memcpy(c->data + (uint64_t)v * c->line, x->data, c->line);
             for (uint32_t k = 0; k < n; k++) {
                 const struct l1ro_pend *p = mshr_slot(&c->mshr, e, k);
-                struct l1ro_q *q = &c->fq[rg_push(&c->fq_r)];
+                struct l1ro_q *q = &c->fq[idx_ring_push(&c->fq_r)];
                 memset(q, 0, sizeof *q);
                 q->d.line_addr = x->line_addr;
                 q->d.token = p->token;
@@ -212,7 +197,7 @@ uint64_t l1ro_tick(struct l1ro *c, uint64_t cycle)
             }
             mshr_close(&c->mshr, e);
             mshr_release(&c->mshr, e);
-            rg_pop(&c->rx_r);
+            idx_ring_pop(&c->rx_r);
             c->st.fills++;
         } else {
             c->st.stall_resp++;

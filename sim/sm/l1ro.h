@@ -40,6 +40,7 @@
 #include "sim/common.h"
 #include "sim/mem/memreq.h"
 #include "sim/mem/mshr.h"
+#include "sim/mem/ring.h"
 #include "sim/mem/tagarray.h"
 #include "sim/stats.h"
 
@@ -103,12 +104,6 @@ struct l1ro_stats {
     struct stat_avg miss_lat;     /* core cycles from access to completion, misses and merges */
 };
 
-struct l1ro_ring {
-    uint32_t head; /* oldest entry */
-    uint32_t n;    /* entries held */
-    uint32_t cap;  /* capacity (entries) */
-};
-
 struct l1ro_q {
     struct l1ro_done d; /* completion */
     uint64_t ready;     /* first cycle it may be popped */
@@ -143,13 +138,13 @@ struct l1ro {
     uint8_t *data;          /* [n_lines * line] bytes */
     struct mshr mshr;       /* outstanding misses; slots are struct l1ro_pend */
     struct l1ro_mq *mq;     /* miss queue */
-    struct l1ro_ring mq_r;
+    struct idx_ring mq_r;
     struct l1ro_rx *rx;     /* replies waiting to fill, capacity = MSHR entries */
-    struct l1ro_ring rx_r;
+    struct idx_ring rx_r;
     struct l1ro_q *hq;      /* hit completions */
-    struct l1ro_ring hq_r;
+    struct idx_ring hq_r;
     struct l1ro_q *fq;      /* fill completions */
-    struct l1ro_ring fq_r;
+    struct idx_ring fq_r;
     uint64_t last_acc;      /* cycle + 1 of the last access (0 = none) */
     uint64_t last_pop;      /* cycle + 1 of the last request pop (0 = none) */
     struct l1ro_stats st;
