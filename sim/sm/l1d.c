@@ -71,8 +71,7 @@ void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
     l->mshr_line = xcalloc(cfg->mshr, sizeof *l->mshr_line);
     l->mshr_stale = xcalloc(cfg->mshr, sizeof *l->mshr_stale);
     l->mshr_t = xcalloc(cfg->mshr, sizeof *l->mshr_t);
-    l->mq_r.cap = (uint32_t)cfg->miss_queue;
-    l->mq = xcalloc(l->mq_r.cap, sizeof *l->mq);
+    reqq_init(&l->mq, (uint32_t)cfg->miss_queue);
     l->rx_r.cap = (uint32_t)cfg->resp_fifo;
     l->rx = xcalloc(l->rx_r.cap, sizeof *l->rx);
     /* NOTE(l1d-done-cap): at most one access per cycle, each hit ready H
@@ -94,7 +93,7 @@ void l1d_fini(struct l1d *l)
     free(l->mshr_line);
     free(l->mshr_stale);
     free(l->mshr_t);
-    free(l->mq);
+    reqq_fini(&l->mq);
     free(l->rx);
     free(l->hq);
     free(l->fq);
@@ -107,15 +106,13 @@ static uint8_t *line_data(struct l1d *l, uint32_t li) { return l->data + (uint64
 
 static struct mem_req *mq_push(struct l1d *l, uint8_t op, uint64_t addr, uint32_t id, uint8_t size, uint64_t cycle)
 {
-    struct l1d_mq *m = &l->mq[idx_ring_push(&l->mq_r)];
-    memset(&m->req, 0, sizeof m->req);
-    m->req.addr = addr;
-    m->req.id = id;
-    m->req.src = (uint16_t)l->sm_id;
-    m->req.op = op;
-    m->req.size = size;
-    m->ready = cycle + 1;
-    return &m->req;
+    struct mem_req *r = reqq_push(&l->mq, cycle + 1);
+    r->addr = addr;
+    r->id = id;
+    r->src = (uint16_t)l->sm_id;
+    r->op = op;
+    r->size = size;
+    return r;
 }
 
 /* Queue the write-back of MODIFIED line li (the caller checked room). */
@@ -184,7 +181,7 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, uint6
     const struct coal_txn *t = &a->txn;
     uint64_t line = t->line_addr;
     if (t->l1_bypass) {
-        if (idx_ring_free(&l->mq_r) < 1)
+        if (reqq_free(&l->mq) < 1)
             return fail(l, L1D_RF_MISS_QUEUE, cause);
         mq_push(l, MEM_OP_READ, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
         l->st.loads++;
@@ -218,7 +215,7 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, uint6
                (unsigned long long)line);
     if (mshr_full(&l->mshr))
         return fail(l, L1D_RF_MSHR_FULL, cause);
-    if (idx_ring_free(&l->mq_r) < 2)
+    if (reqq_free(&l->mq) < 2)
         return fail(l, L1D_RF_MISS_QUEUE, cause);
     int32_t victim = -1;
     if (l->alloc == L1D_ALLOC_ON_MISS) {
@@ -268,7 +265,7 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, uint
     bool wt = !a->is_local && l->write_policy == L1D_WP_GLOBAL_WT_ALLOC_LOCAL_WB;
     if (wt && hit) { /* write-through hit: update the line and send the write */
         uint32_t need = 1;
-        if (idx_ring_free(&l->mq_r) < need)
+        if (reqq_free(&l->mq) < need)
             return fail(l, L1D_RF_MISS_QUEUE, cause);
         write_bytes(line_data(l, (uint32_t)li), a->data, t->bytes);
         ta_touch(&l->tags, (uint32_t)li);
@@ -280,7 +277,7 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, uint
     if (wt && !hit && e < 0 && li < 0) { /* write-through write miss: write, then allocate and read the line */
         if (mshr_full(&l->mshr))
             return fail(l, L1D_RF_MSHR_FULL, cause);
-        if (idx_ring_free(&l->mq_r) < 3)
+        if (reqq_free(&l->mq) < 3)
             return fail(l, L1D_RF_MISS_QUEUE, cause);
         int32_t victim = -1;
         if (l->alloc == L1D_ALLOC_ON_MISS) {
@@ -299,7 +296,7 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, uint
      * write-evict (hit: evict the line), local write miss, and a write to a
      * line with an outstanding miss (mark the entry stale). */
     uint32_t need = 1 + (dirty ? 1u : 0u);
-    if (idx_ring_free(&l->mq_r) < need)
+    if (reqq_free(&l->mq) < need)
         return fail(l, L1D_RF_MISS_QUEUE, cause);
     if (hit) { /* global write-evict (a MODIFIED line here would be local data under a global store) */
         if (dirty)
@@ -328,7 +325,7 @@ static enum l1d_result access_atomic(struct l1d *l, const struct l1d_acc *a, uin
     bool hit = li >= 0 && ta_state_of(&l->tags, (uint32_t)li) != TA_RESERVED;
     bool dirty = hit && ta_state_of(&l->tags, (uint32_t)li) == TA_MODIFIED;
     uint32_t need = 1 + (dirty ? 1u : 0u);
-    if (idx_ring_free(&l->mq_r) < need)
+    if (reqq_free(&l->mq) < need)
         return fail(l, L1D_RF_MISS_QUEUE, cause);
     if (hit) { /* spec 2.6 Atomics: evict a valid L1 copy [proposal] */
         if (dirty)
@@ -370,22 +367,12 @@ enum l1d_result l1d_access(struct l1d *l, const struct l1d_acc *a, uint64_t cycl
 
 /* ------------------------------------------------------------- queues */
 
-const struct mem_req *l1d_peek_req(const struct l1d *l, uint64_t cycle)
-{
-    if (l->mq_r.n == 0 || l->last_pop == cycle + 1)
-        return NULL;
-    const struct l1d_mq *m = &l->mq[l->mq_r.head];
-    return m->ready <= cycle ? &m->req : NULL;
-}
+const struct mem_req *l1d_peek_req(const struct l1d *l, uint64_t cycle) { return reqq_peek(&l->mq, cycle); }
 
 bool l1d_pop_req(struct l1d *l, struct mem_req *out, uint64_t cycle)
 {
-    const struct mem_req *r = l1d_peek_req(l, cycle);
-    if (!r)
+    if (!reqq_pop(&l->mq, out, cycle))
         return false;
-    *out = *r;
-    idx_ring_pop(&l->mq_r);
-    l->last_pop = cycle + 1;
     l->st.req_sent++;
     return true;
 }
@@ -467,7 +454,7 @@ static bool process_reply(struct l1d *l, const struct mem_reply *rep, uint64_t c
             int32_t v = ta_victim(&l->tags, ta_set_of(&l->tags, line));
             SIM_ASSERT(v >= 0, "l1d[%d]: no victim with allocate-on-fill", l->sm_id);
             if (ta_state_of(&l->tags, (uint32_t)v) == TA_MODIFIED) {
-                if (idx_ring_full(&l->mq_r))
+                if (reqq_full(&l->mq))
                     return false;
                 writeback_line(l, (uint32_t)v, cycle);
             }
@@ -502,7 +489,7 @@ static bool process_reply(struct l1d *l, const struct mem_reply *rep, uint64_t c
 #ifndef NDEBUG /* invariant checks every cycle in debug builds (STYLE.md item 4) */
 static void check_invariants(const struct l1d *l)
 {
-    SIM_ASSERT(l->mq_r.n <= l->mq_r.cap && l->rx_r.n <= l->rx_r.cap && l->hq_r.n <= l->hq_r.cap &&
+    SIM_ASSERT(l->mq.r.n <= l->mq.r.cap && l->rx_r.n <= l->rx_r.cap && l->hq_r.n <= l->hq_r.cap &&
                    l->fq_r.n <= l->fq_r.cap,
                "l1d[%d]: ring count above capacity", l->sm_id);
     SIM_ASSERT(l->mshr.n_free <= l->mshr.n_entries, "l1d[%d]: MSHR free count %u > %u", l->sm_id, l->mshr.n_free,
@@ -526,7 +513,7 @@ uint64_t l1d_tick(struct l1d *l, uint64_t cycle)
     }
     /* Kernel-end flush: one dirty line per cycle into the miss queue. */
     uint32_t n_lines = ta_n_lines(&l->tags);
-    while (l->flush_pos < n_lines && !idx_ring_full(&l->mq_r)) {
+    while (l->flush_pos < n_lines && !reqq_full(&l->mq)) {
         uint32_t li = l->flush_pos++;
         if (ta_state_of(&l->tags, li) == TA_MODIFIED) {
             writeback_line(l, li, cycle);
@@ -537,8 +524,7 @@ uint64_t l1d_tick(struct l1d *l, uint64_t cycle)
     uint64_t next = CYCLE_NEVER;
     if (l->rx_r.n || l->flush_pos < n_lines)
         next = cycle + 1;
-    if (l->mq_r.n)
-        next = MIN(next, MAX(l->mq[l->mq_r.head].ready, cycle + 1));
+    next = MIN(next, reqq_next(&l->mq, cycle));
     if (l->hq_r.n)
         next = MIN(next, MAX(l->hq[l->hq_r.head].ready, cycle + 1));
     if (l->fq_r.n)
@@ -561,7 +547,7 @@ void l1d_flush_dirty(struct l1d *l) { l->flush_pos = 0; }
 
 bool l1d_idle(const struct l1d *l)
 {
-    return l->mq_r.n == 0 && l->rx_r.n == 0 && l->hq_r.n == 0 && l->fq_r.n == 0 && mshr_in_use(&l->mshr) == 0 &&
+    return reqq_empty(&l->mq) && l->rx_r.n == 0 && l->hq_r.n == 0 && l->fq_r.n == 0 && mshr_in_use(&l->mshr) == 0 &&
            l->flush_pos >= ta_n_lines(&l->tags);
 }
 

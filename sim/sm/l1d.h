@@ -58,6 +58,7 @@
 #include "sim/common.h"
 #include "sim/mem/memreq.h"
 #include "sim/mem/mshr.h"
+#include "sim/mem/reqq.h"
 #include "sim/mem/ring.h"
 #include "sim/mem/tagarray.h"
 #include "sim/sm/coalesce.h"
@@ -186,11 +187,6 @@ struct l1d_stats {
     struct stat_avg miss_lat;  /* core cycles from access to completion, loads served by a fill */
 };
 
-struct l1d_mq {
-    struct mem_req req; /* request toward L2 */
-    uint64_t ready;     /* first cycle it may be popped */
-};
-
 struct l1d_rx {
     struct mem_reply rep; /* reply from L2 */
     uint64_t ready;       /* first cycle l1d_tick may process it */
@@ -227,8 +223,7 @@ struct l1d {
     uint64_t *mshr_t;       /* [mshr entries] cycle of the miss */
 
     /* queues */
-    struct l1d_mq *mq;      /* miss queue toward L2 */
-    struct idx_ring mq_r;
+    struct reqq mq;         /* miss queue toward L2 */
     struct l1d_rx *rx;      /* reply FIFO from the interconnect */
     struct idx_ring rx_r;
     struct l1d_dq *hq;      /* hit completions (ready = access + hit latency) */
@@ -238,7 +233,6 @@ struct l1d {
 
     /* timing */
     uint64_t last_acc;      /* cycle + 1 of the last access (0 = none) */
-    uint64_t last_pop;      /* cycle + 1 of the last request pop (0 = none) */
     uint32_t flush_pos;     /* next line index to scan for dirty data; n_lines = not flushing */
 
     struct l1d_stats st;

@@ -27,8 +27,7 @@ void l1ro_init(struct l1ro *c, const struct l1ro_cfg *cfg, const char *name, int
     ta_init(&c->tags, c->n_sets, (uint32_t)cfg->assoc, c->line, NULL, NULL);
     c->data = xcalloc(ta_n_lines(&c->tags), c->line);
     mshr_init(&c->mshr, (uint32_t)cfg->mshr, (uint32_t)cfg->mshr_merge, sizeof(struct l1ro_pend));
-    c->mq_r.cap = (uint32_t)cfg->miss_queue;
-    c->mq = xcalloc(c->mq_r.cap, sizeof *c->mq);
+    reqq_init(&c->mq, (uint32_t)cfg->miss_queue);
     c->rx_r.cap = (uint32_t)cfg->mshr;
     c->rx = xcalloc(c->rx_r.cap, sizeof *c->rx);
     c->hq_r.cap = c->hit_lat + 2; /* as NOTE(l1d-done-cap) */
@@ -42,7 +41,7 @@ void l1ro_fini(struct l1ro *c)
     ta_fini(&c->tags);
     mshr_fini(&c->mshr);
     free(c->data);
-    free(c->mq);
+    reqq_fini(&c->mq);
     free(c->rx);
     free(c->hq);
     free(c->fq);
@@ -95,42 +94,30 @@ enum l1ro_result l1ro_access(struct l1ro *c, uint64_t addr, uint32_t token, uint
     }
     if (mshr_full(&c->mshr))
         return rfail(c, L1RO_RF_MSHR_FULL, cause);
-    if (idx_ring_full(&c->mq_r))
+    if (reqq_full(&c->mq))
         return rfail(c, L1RO_RF_MISS_QUEUE, cause);
     e = mshr_alloc(&c->mshr, line);
     struct l1ro_pend *p = mshr_add(&c->mshr, (uint32_t)e);
     p->token = token;
     p->t_acc = cycle;
-    struct l1ro_mq *m = &c->mq[idx_ring_push(&c->mq_r)];
-    memset(&m->req, 0, sizeof m->req);
-    m->req.addr = line;
-    m->req.id = (uint32_t)e;
-    m->req.src = (uint16_t)c->sm_id;
-    m->req.op = MEM_OP_READ;
-    m->req.size = (uint8_t)c->line;
-    m->ready = cycle + 1;
+    struct mem_req *r = reqq_push(&c->mq, cycle + 1);
+    r->addr = line;
+    r->id = (uint32_t)e;
+    r->src = (uint16_t)c->sm_id;
+    r->op = MEM_OP_READ;
+    r->size = (uint8_t)c->line;
     c->st.accesses++;
     c->st.misses++;
     c->last_acc = cycle + 1;
     return L1RO_MISS;
 }
 
-const struct mem_req *l1ro_peek_req(const struct l1ro *c, uint64_t cycle)
-{
-    if (c->mq_r.n == 0 || c->last_pop == cycle + 1)
-        return NULL;
-    const struct l1ro_mq *m = &c->mq[c->mq_r.head];
-    return m->ready <= cycle ? &m->req : NULL;
-}
+const struct mem_req *l1ro_peek_req(const struct l1ro *c, uint64_t cycle) { return reqq_peek(&c->mq, cycle); }
 
 bool l1ro_pop_req(struct l1ro *c, struct mem_req *out, uint64_t cycle)
 {
-    const struct mem_req *r = l1ro_peek_req(c, cycle);
-    if (!r)
+    if (!reqq_pop(&c->mq, out, cycle))
         return false;
-    *out = *r;
-    idx_ring_pop(&c->mq_r);
-    c->last_pop = cycle + 1;
     c->st.req_sent++;
     return true;
 }
@@ -172,7 +159,7 @@ bool l1ro_pop_done(struct l1ro *c, struct l1ro_done *out, uint64_t cycle)
 
 uint64_t l1ro_tick(struct l1ro *c, uint64_t cycle)
 {
-    SIM_DEBUG_ASSERT(c->mq_r.n <= c->mq_r.cap && c->rx_r.n <= c->rx_r.cap && c->hq_r.n <= c->hq_r.cap &&
+    SIM_DEBUG_ASSERT(c->mq.r.n <= c->mq.r.cap && c->rx_r.n <= c->rx_r.cap && c->hq_r.n <= c->hq_r.cap &&
                          c->fq_r.n <= c->fq_r.cap,
                      "%s[%d]: ring count above capacity", c->name, c->sm_id);
     if (c->rx_r.n && c->rx[c->rx_r.head].ready <= cycle) {
@@ -206,8 +193,7 @@ uint64_t l1ro_tick(struct l1ro *c, uint64_t cycle)
     uint64_t next = CYCLE_NEVER;
     if (c->rx_r.n || c->fq_r.n)
         next = cycle + 1;
-    if (c->mq_r.n)
-        next = MIN(next, MAX(c->mq[c->mq_r.head].ready, cycle + 1));
+    next = MIN(next, reqq_next(&c->mq, cycle));
     if (c->hq_r.n)
         next = MIN(next, MAX(c->hq[c->hq_r.head].ready, cycle + 1));
     return next;
@@ -215,7 +201,7 @@ uint64_t l1ro_tick(struct l1ro *c, uint64_t cycle)
 
 bool l1ro_idle(const struct l1ro *c)
 {
-    return c->mq_r.n == 0 && c->rx_r.n == 0 && c->hq_r.n == 0 && c->fq_r.n == 0 && mshr_in_use(&c->mshr) == 0;
+    return reqq_empty(&c->mq) && c->rx_r.n == 0 && c->hq_r.n == 0 && c->fq_r.n == 0 && mshr_in_use(&c->mshr) == 0;
 }
 
 void l1ro_invalidate_all(struct l1ro *c)

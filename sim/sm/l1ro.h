@@ -40,6 +40,7 @@
 #include "sim/common.h"
 #include "sim/mem/memreq.h"
 #include "sim/mem/mshr.h"
+#include "sim/mem/reqq.h"
 #include "sim/mem/ring.h"
 #include "sim/mem/tagarray.h"
 #include "sim/stats.h"
@@ -109,11 +110,6 @@ struct l1ro_q {
     uint64_t ready;     /* first cycle it may be popped */
 };
 
-struct l1ro_mq {
-    struct mem_req req; /* request toward L2 */
-    uint64_t ready;     /* first cycle it may be popped */
-};
-
 struct l1ro_rx {
     uint64_t line_addr;           /* cache line filled */
     uint32_t entry;               /* MSHR entry (the reply id) */
@@ -137,8 +133,7 @@ struct l1ro {
     struct tagarray tags;   /* tags, LRU, states (never RESERVED: allocate on fill) */
     uint8_t *data;          /* [n_lines * line] bytes */
     struct mshr mshr;       /* outstanding misses; slots are struct l1ro_pend */
-    struct l1ro_mq *mq;     /* miss queue */
-    struct idx_ring mq_r;
+    struct reqq mq;         /* miss queue */
     struct l1ro_rx *rx;     /* replies waiting to fill, capacity = MSHR entries */
     struct idx_ring rx_r;
     struct l1ro_q *hq;      /* hit completions */
@@ -146,7 +141,6 @@ struct l1ro {
     struct l1ro_q *fq;      /* fill completions */
     struct idx_ring fq_r;
     uint64_t last_acc;      /* cycle + 1 of the last access (0 = none) */
-    uint64_t last_pop;      /* cycle + 1 of the last request pop (0 = none) */
     struct l1ro_stats st;
 };
 
