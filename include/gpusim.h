@@ -58,6 +58,23 @@ typedef struct gs_function gs_function;
  * gs_last_error(NULL) then says why. */
 gs_ctx *gs_ctx_create(const char *config, const char *const *overrides);
 void gs_ctx_destroy(gs_ctx *ctx);
+
+/* Host-side options of timing mode (sim.mode = timing); results never
+ * depend on them. threads: host threads for the engine (0 = one per
+ * physical core, capped by the model's partitions); sm_threads and
+ * mem_threads: an explicit split (both or neither non-zero); pin: 0 none,
+ * 1 one thread per physical core, 2 compact; progress: non-zero prints a
+ * progress line on stderr (kernel, CTAs done, cycles, rate, elapsed) while
+ * kernels run; stop_flag: optional, read at quantum boundaries, non-zero
+ * stops the kernel with GS_ERR_INTERRUPTED. Must be called before the first
+ * launch (GS_ERR_STATE after); ignored in functional mode. */
+typedef struct gs_host_opts {
+    unsigned threads, sm_threads, mem_threads;
+    int pin;
+    int progress;
+    const volatile unsigned *stop_flag;
+} gs_host_opts;
+int gs_ctx_set_host(gs_ctx *ctx, const gs_host_opts *opts);
 /* Last message for ctx; with NULL, the calling thread's last message. */
 const char *gs_last_error(const gs_ctx *ctx);
 

@@ -23,9 +23,42 @@ static inline ps_t cyc_ps(uint64_t c, ps_t P) { return c == CYCLE_NEVER ? PS_NEV
 
 /* ------------------------------------------------------------ backing store */
 
+/* NOTE(devmem_store): in timing mode the bytes of every partition are the
+ * context's device memory (sim/func/devmem.h), so that host copies, module
+ * variables and the functional bounds checks see one store. Ownership is
+ * unchanged: a line is read or written only by the thread of the partition
+ * its address maps to (or by the serial step), and the block table is not
+ * modified while quanta run (allocation happens between kernels), so
+ * concurrent partitions touch disjoint bytes. Bytes of a line that lie in
+ * no live allocation (the tail of a block, a freed block, the code and
+ * local-memory regions of the timing model) read as zero and writes to
+ * them are dropped. Blocks start on 256 B boundaries, so a line never
+ * straddles the start of a block. */
+static uint8_t *dev_line(const struct mpu_part *p, uint64_t local, uint32_t *valid)
+{
+    uint64_t dev = mpu_dev_of(p->sh->map, p->channel, local);
+    long i = devmem_find(p->sh->dev, dev, 1);
+    if (i < 0) {
+        *valid = 0;
+        return NULL;
+    }
+    const struct devmem_block *b = &p->sh->dev->blocks[i];
+    uint64_t left = b->addr + b->size - dev;
+    *valid = left < MEM_LINE_BYTES ? (uint32_t)left : MEM_LINE_BYTES;
+    return b->data + (dev - b->addr);
+}
+
 static void store_read(void *ctx, uint64_t line_addr, uint64_t local, uint8_t out[MEM_LINE_BYTES])
 {
     struct mpu_part *p = ctx;
+    if (p->sh->dev) {
+        uint32_t valid;
+        const uint8_t *src = dev_line(p, local, &valid);
+        if (valid)
+            memmove(out, src, valid);
+        memset(out + valid, 0, MEM_LINE_BYTES - valid);
+        return;
+    }
     (void)line_addr;
     SIM_ASSERT(local + MEM_LINE_BYTES <= p->sh->store_bytes, "mempart_unit %u: store read at local 0x%llx",
                p->channel, (unsigned long long)local);
@@ -39,6 +72,14 @@ static void store_write(void *ctx, uint64_t line_addr, uint64_t local, const uin
     (void)line_addr;
     SIM_ASSERT(local + MEM_LINE_BYTES <= p->sh->store_bytes, "mempart_unit %u: store write at local 0x%llx",
                p->channel, (unsigned long long)local);
+    if (p->sh->dev) {
+        uint32_t valid;
+        uint8_t *dst = dev_line(p, local, &valid);
+        for (uint32_t i = 0; i < valid; i++)
+            if (mem_mask_test(mask, i))
+                dst[i] = data[i];
+        return;
+    }
     uint8_t *d = p->bytes + local;
     for (unsigned w = 0; w < 2; w++) {
         uint64_t m = mask[w];
@@ -389,7 +430,8 @@ struct mpu_part *mpu_part_create(struct mpu_shared *sh, struct eng_ctx *ctx, uns
     p->sh = sh;
     p->channel = channel;
     memcpy(p->unit, sh->units[channel], sizeof p->unit);
-    p->bytes = eng_alloc(ctx, sh->store_bytes); /* first touch on the owning thread, zeroed */
+    if (!sh->dev)
+        p->bytes = eng_alloc(ctx, sh->store_bytes); /* first touch on the owning thread, zeroed */
     struct mempart_init_args a = {channel,
                                   sh->map,
                                   sh->pipe_period_ps,

@@ -78,6 +78,9 @@ struct mpu_shared {
     uint32_t (*units)[MPU_N_DOM];      /* [map->n_ch] engine unit ids of each partition (mpu_units_add) */
     struct mpu_part **parts;           /* [map->n_ch] partition state, set by mpu_part_create */
     struct stats *stats;               /* registry for statistics, or NULL */
+    const struct devmem *dev;          /* non-NULL: the partitions' bytes are this device memory's
+                                          (timing mode, NOTE(devmem_store) in mempart_unit.c);
+                                          NULL: a private store of store_bytes per partition */
 };
 
 struct mpu_stats {
@@ -89,6 +92,7 @@ struct mpu_stats {
 };
 
 struct mpu_part;
+struct devmem;
 
 /* One sub-partition endpoint (context of its icnt halves' callbacks). */
 struct mpu_ep {

@@ -557,6 +557,9 @@ static int cmd_run(struct cli *c)
         .quiet = c->quiet,
         .ptx_override = ptx,
         .ptx_override_name = c->ptx_path,
+        .host = {c->run.threads, c->run.sm_threads, c->run.mem_threads,
+                 c->run.pin == ENG_PIN_CORES ? 1 : c->run.pin == ENG_PIN_COMPACT ? 2 : 0,
+                 isatty(STDERR_FILENO) && !c->quiet, NULL},
     };
     if (!c->quiet)
         printf("%s (%s, seed %llu): %s\n", e->desc->name, wl_size_name(o.size), (unsigned long long)o.seed,

@@ -27,6 +27,7 @@
 #include "gpusim.h"
 #include "sim/config.h"
 #include "sim/diag.h"
+#include "sim/gpu.h"
 #include "sim/json.h"
 #include "sim/ptx/ptx.h"
 #include "sim/runtime_internal.h"
@@ -95,17 +96,43 @@ gs_ctx *gs_ctx_create(const char *config, const char *const *overrides)
         return NULL;
     }
     diag_fini(&d);
-    if (ctx->cfg.values->sim.mode != SIM_MODE_FUNCTIONAL) {
-        fail(NULL, GS_ERR_UNSUPPORTED,
-             "gs_ctx_create: sim.mode = timing is not implemented yet; use sim.mode = functional");
-        cfg_fini(&ctx->cfg);
-        free(ctx);
-        return NULL;
-    }
     devmem_init(&ctx->mem);
     ctx->stats = stats_create();
     func_stats_register(&ctx->fst, ctx->stats);
+    if (ctx->cfg.values->sim.mode == SIM_MODE_TIMING) {
+        char err[RT_ERR_LEN];
+        ctx->gpu = gpu_create(ctx->cfg.values, &ctx->mem, ctx->stats, err, sizeof err);
+        if (!ctx->gpu) {
+            fail(NULL, GS_ERR_CONFIG, "gs_ctx_create: %s", err);
+            stats_destroy(ctx->stats);
+            devmem_fini(&ctx->mem);
+            cfg_fini(&ctx->cfg);
+            free(ctx);
+            return NULL;
+        }
+        struct gpu_host_opts ho = {0, 0, 0, ENG_PIN_NONE, false, NULL};
+        gpu_set_host(ctx->gpu, &ho);
+    }
     return ctx;
+}
+
+int gs_ctx_set_host(gs_ctx *ctx, const gs_host_opts *o)
+{
+    if (!ctx || !o)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_ctx_set_host: NULL argument");
+    if (!ctx->gpu)
+        return 0;
+    if (ctx->launched)
+        return fail(ctx, GS_ERR_STATE, "gs_ctx_set_host: host threads are fixed by the first launch");
+    if ((o->sm_threads == 0) != (o->mem_threads == 0))
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_ctx_set_host: give both sm_threads and mem_threads, or neither");
+    if (o->pin < 0 || o->pin > 2)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_ctx_set_host: pin must be 0, 1 or 2");
+    struct gpu_host_opts ho = {o->threads, o->sm_threads, o->mem_threads,
+                               o->pin == 1 ? ENG_PIN_CORES : o->pin == 2 ? ENG_PIN_COMPACT : ENG_PIN_NONE,
+                               o->progress != 0, (const atomic_u32 *)(uintptr_t)o->stop_flag};
+    gpu_set_host(ctx->gpu, &ho);
+    return 0;
 }
 
 static void module_free(gs_module *m)
@@ -134,6 +161,7 @@ void gs_ctx_destroy(gs_ctx *ctx)
         free(ctx->info_key[i]);
         free(ctx->info_val[i]);
     }
+    gpu_destroy(ctx->gpu); /* before device memory: its partitions use it */
     devmem_fini(&ctx->mem);
     stats_destroy(ctx->stats);
     cfg_fini(&ctx->cfg);
@@ -306,8 +334,12 @@ int gs_memcpy_htod(gs_ctx *ctx, uint64_t dst, const void *src, size_t n)
         return 0;
     int rc = 0;
     uint8_t *p = range(ctx, "gs_memcpy_htod", dst, n, &rc);
-    if (p)
+    if (p) {
         memcpy(p, src, n);
+        if (ctx->gpu && !gpu_host_write(ctx->gpu, dst, p, n))
+            rc = fail(ctx, GS_ERR_OUT_OF_MEMORY, "gs_memcpy_htod: [0x%llx, +%zu) is beyond the timing model's "
+                      "mapped device memory", (unsigned long long)dst, n);
+    }
     return rc;
 }
 
@@ -319,7 +351,8 @@ int gs_memcpy_dtoh(gs_ctx *ctx, void *dst, uint64_t src, size_t n)
         return 0;
     int rc = 0;
     uint8_t *p = range(ctx, "gs_memcpy_dtoh", src, n, &rc);
-    if (p)
+    /* Timing mode: through the L2, whose dirty lines are newer than memory. */
+    if (p && !(ctx->gpu && gpu_host_read(ctx->gpu, src, dst, n)))
         memcpy(dst, p, n);
     return rc;
 }
@@ -332,8 +365,12 @@ int gs_memset_d8(gs_ctx *ctx, uint64_t dst, unsigned char v, size_t n)
         return 0;
     int rc = 0;
     uint8_t *p = range(ctx, "gs_memset_d8", dst, n, &rc);
-    if (p)
+    if (p) {
         memset(p, v, n);
+        if (ctx->gpu && !gpu_host_write(ctx->gpu, dst, p, n))
+            rc = fail(ctx, GS_ERR_OUT_OF_MEMORY, "gs_memset_d8: [0x%llx, +%zu) is beyond the timing model's "
+                      "mapped device memory", (unsigned long long)dst, n);
+    }
     return rc;
 }
 
@@ -469,9 +506,18 @@ int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsi
         .err = err,
         .err_len = sizeof err,
     };
+    ctx->launched = true;
+    if (ctx->gpu) {
+        l.watchdog_per_warp = 0; /* timing mode has its own watchdog (sim.watchdog) */
+        int prc = gpu_prepare(ctx->gpu, err, sizeof err);
+        if (prc) {
+            free(pbuf);
+            return fail(ctx, prc, "launch of '%s': %s", name, err);
+        }
+    }
     stats_kernel_begin(ctx->stats, name);
     double t0 = now_seconds();
-    int rc = func_run(&l);
+    int rc = ctx->gpu ? gpu_launch(ctx->gpu, &l, per_sm, fn->regs_per_thread, smem) : func_run(&l);
     ctx->launch_seconds += now_seconds() - t0;
     stats_kernel_end(ctx->stats);
     free(pbuf);
@@ -493,6 +539,58 @@ int gs_ctx_synchronize(gs_ctx *ctx)
 }
 
 /* ---------------------------------------------------------------- stats */
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+static uint64_t st_u64(const gs_ctx *ctx, const char *name)
+{
+    uint64_t v = 0;
+    stats_get_u64(ctx->stats, name, &v);
+    return v;
+}
+
+/* Derived figures of a timing run (deterministic: part of what --threads
+ * must not change). Definitions in docs/timing.md, "Statistics". */
+static void timing_summary(const gs_ctx *ctx, struct json_writer *w)
+{
+    uint64_t cycles = st_u64(ctx, "gpu.cycles"), wi = st_u64(ctx, "func.warp_insts"),
+             ti = st_u64(ctx, "func.thread_insts");
+    jw_obj_begin(w, "timing");
+    jw_u64(w, "cycles", cycles);
+    jw_u64(w, "kernels", st_u64(ctx, "gpu.kernels"));
+    jw_u64(w, "warp_insts", wi);
+    jw_u64(w, "thread_insts", ti);
+    jw_double(w, "ipc", ratio(ti, cycles));
+    jw_double(w, "warp_ipc", ratio(wi, cycles));
+    uint64_t sc = st_u64(ctx, "sm.sched.cycles");
+    static const char *const why[] = {"stall_no_warp", "stall_ibuf_empty", "stall_barrier", "stall_mem_order",
+                                      "stall_scoreboard", "stall_pipe_busy", "stall_policy"};
+    jw_obj_begin(w, "issue_slots");
+    jw_u64(w, "total", sc);
+    jw_double(w, "issued", ratio(st_u64(ctx, "sm.sched.issued"), sc));
+    for (size_t i = 0; i < sizeof why / sizeof *why; i++) {
+        char n[64];
+        snprintf(n, sizeof n, "sm.sched.%s", why[i]);
+        jw_double(w, why[i], ratio(st_u64(ctx, n), sc));
+    }
+    jw_obj_end(w);
+    jw_double(w, "l1d_load_hit_rate", ratio(st_u64(ctx, "l1d.load_hits"), st_u64(ctx, "l1d.loads")));
+    uint64_t l2h = st_u64(ctx, "l2.hits"), l2m = st_u64(ctx, "l2.misses");
+    jw_double(w, "l2_hit_rate", ratio(l2h, l2h + l2m));
+    uint64_t rh = st_u64(ctx, "dram.row_hits");
+    jw_double(w, "dram_row_hit_rate",
+              ratio(rh, rh + st_u64(ctx, "dram.row_misses") + st_u64(ctx, "dram.row_conflicts")));
+    jw_double(w, "dram_bandwidth_utilisation", ratio(st_u64(ctx, "dram.bus_busy_cycles"), st_u64(ctx, "dram.cycles")));
+    jw_u64(w, "dram_reads", st_u64(ctx, "dram.reads"));
+    jw_u64(w, "dram_writes", st_u64(ctx, "dram.writes"));
+    double m = 0;
+    stats_get_mean(ctx->stats, "ldst.load_lat_global", &m);
+    jw_double(w, "avg_global_load_latency", m);
+    m = 0;
+    stats_get_mean(ctx->stats, "icnt.req.rx_latency", &m);
+    jw_double(w, "avg_icnt_req_latency", m);
+    jw_obj_end(w);
+}
+
 static void stats_doc(struct json_writer *w, void *arg)
 {
     gs_ctx *ctx = arg;
@@ -508,12 +606,19 @@ static void stats_doc(struct json_writer *w, void *arg)
     jw_obj_begin(w, "stats");
     stats_write_json(ctx->stats, w);
     jw_obj_end(w);
+    if (ctx->gpu)
+        timing_summary(ctx, w);
     /* "host" last: wall-clock facts that differ run to run. */
     jw_obj_begin(w, "host");
     jw_str(w, "version", sim_version());
-    jw_str(w, "mode", "functional");
-    jw_u64(w, "threads", 1);
+    jw_str(w, "mode", ctx->gpu ? "timing" : "functional");
+    struct gpu_summary gsum = {0};
+    if (ctx->gpu)
+        gpu_summary(ctx->gpu, &gsum);
+    jw_u64(w, "threads", ctx->gpu ? gsum.threads : 1);
     jw_double(w, "kernel_seconds", ctx->launch_seconds);
+    if (ctx->gpu)
+        jw_double(w, "cycles_per_second", ctx->launch_seconds > 0 ? (double)gsum.cycles / ctx->launch_seconds : 0.0);
     jw_double(w, "thread_insts_per_second",
               ctx->launch_seconds > 0 ? (double)ctx->fst.thread_insts / ctx->launch_seconds : 0.0);
     jw_double(w, "warp_insts_per_second",

@@ -9,6 +9,7 @@
 #ifndef GPUSIM_SIM_RUNTIME_INTERNAL_H
 #define GPUSIM_SIM_RUNTIME_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,8 @@ struct gs_ctx {
     struct stats *stats;         /* statistics registry */
     struct func_stats fst;       /* functional-executor counters */
     struct gs_module *mods;      /* loaded modules (list) */
+    struct gpu *gpu;             /* sim.mode = timing: the timing model (owned), else NULL */
+    bool launched;               /* a kernel was launched (host options are fixed) */
     int pending_err;             /* first launch error since the last synchronize (0 none) */
     double launch_seconds;       /* host wall time spent running kernels (s) */
     char *info_key[RT_MAX_INFO]; /* gs_stats_set_info keys (owned), in insertion order */

@@ -459,6 +459,22 @@ bool stats_get_u64(const struct stats *s, const char *full_name, uint64_t *out)
     return true;
 }
 
+bool stats_get_mean(const struct stats *s, const char *full_name, double *mean)
+{
+    const struct stat_family *f = fam_lookup(s, full_name);
+    if (!f || (f->kind != STAT_AVG && f->kind != STAT_HIST))
+        return false;
+    uint64_t sum = 0, count = 0;
+    for (size_t m = 0; m < f->n_members; m++) {
+        struct stat_snap v;
+        snap_entry(&s->entries[f->members[m]], &v, false);
+        sum += v.value;
+        count += v.count;
+    }
+    *mean = count ? (double)sum / (double)count : 0.0;
+    return true;
+}
+
 bool stats_get_instance_u64(const struct stats *s, const char *full_name, int instance,
                             uint64_t *out)
 {

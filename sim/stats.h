@@ -101,6 +101,9 @@ size_t stats_n_kernels(const struct stats *s);
 /* Read access (tests, summaries): aggregate of "<group>.<name>" now; false
  * when no such statistic. For averages *out is the sum; for histograms the count. */
 bool stats_get_u64(const struct stats *s, const char *full_name, uint64_t *out);
+/* Mean over all instances of an average or histogram (0 with no samples);
+ * false when no such average / histogram. */
+bool stats_get_mean(const struct stats *s, const char *full_name, double *mean);
 /* Value of one instance. */
 bool stats_get_instance_u64(const struct stats *s, const char *full_name, int instance, uint64_t *out);
 

@@ -30,6 +30,8 @@
 #include "sim/func/fpu.h"
 #include "sim/func/func.h"
 #include "sim/ptx/ir.h"
+#include "sim/sm/coalesce.h"
+#include "sim/sm/memop.h"
 
 /* Statistic class of an instruction (precomputed per launch). */
 enum icls { C_INT, C_FP32, C_FP64, C_SFU, C_MEM, C_CTRL, C_OTHER };
@@ -64,6 +66,7 @@ struct warp {
     int32_t bar_dst;           /* bar.red destination vreg, -1 none */
     uint32_t bar_mask;         /* lanes that arrived at bar.red */
     uint32_t carry;            /* carry flag per lane (bit = lane) */
+    bool bar_release;          /* timing mode: released from a barrier, not yet settled */
     uint64_t n_insts;          /* warp instructions executed (for %clock) */
     uint32_t depth;            /* current frame index */
     struct frame fr[FUNC_MAX_CALL_DEPTH + 1];
@@ -108,6 +111,20 @@ struct exec {
     uint64_t change_mark;        /* total_insts at the last visible progress (watchdog) */
     uint64_t watchdog_insts;     /* warp instructions allowed without progress (0 off) */
     int err;                     /* first error code, 0 none */
+    /* Timing mode (func_sm_*, NULL / 0 in functional mode): */
+    struct memop *mo;            /* memory access of the issuing instruction, recorded instead of
+                                    performed for global lanes (deferred) and for timing otherwise */
+    uint64_t last_off;           /* offset / address mem_at resolved last (its space's) */
+    uint32_t mo_glob;            /* lanes of the issuing instruction deferred (global) */
+    uint32_t mo_other;           /* lanes performed at issue in another space */
+    uint8_t mo_other_space;      /* enum ptx_space of those */
+    const uint64_t *cycle;       /* the SM's core cycle (%clock) */
+    uint32_t sm_id;              /* the SM (%smid) */
+    uint32_t *ev;                /* warps whose state or pc changed outside their own issue */
+    uint8_t *ev_mark;            /* [n_slots * n_warps] 1 = already in ev */
+    uint32_t n_ev;               /* entries in ev */
+    struct func_launch lcopy;    /* per-SM copy of the launch (own error buffer) */
+    char errbuf[512];            /* its error text */
 };
 
 /* --------------------------------------------------------------- errors */
@@ -170,12 +187,12 @@ static uint64_t sreg_value(struct exec *x, struct warp *w, unsigned s, int lane)
     case PTX_SREG_LANEID: return (uint64_t)lane;
     case PTX_SREG_WARPID: return w->wid;
     case PTX_SREG_NWARPID: return x->n_warps;
-    case PTX_SREG_SMID: return w->cta->slot % (l->n_sm ? l->n_sm : 1);
+    case PTX_SREG_SMID: return x->cycle ? x->sm_id : w->cta->slot % (l->n_sm ? l->n_sm : 1);
     case PTX_SREG_NSMID: return l->n_sm;
     case PTX_SREG_GRIDID: return 0;
-    case PTX_SREG_CLOCK: return (uint32_t)w->n_insts;
-    case PTX_SREG_CLOCK_HI: return (uint32_t)(w->n_insts >> 32);
-    case PTX_SREG_CLOCK64: return w->n_insts;
+    case PTX_SREG_CLOCK: return (uint32_t)(x->cycle ? *x->cycle : w->n_insts);
+    case PTX_SREG_CLOCK_HI: return (uint32_t)((x->cycle ? *x->cycle : w->n_insts) >> 32);
+    case PTX_SREG_CLOCK64: return x->cycle ? *x->cycle : w->n_insts;
     case PTX_SREG_GLOBALTIMER: return x->total_insts;
     case PTX_SREG_GLOBALTIMER_LO: return (uint32_t)x->total_insts;
     case PTX_SREG_GLOBALTIMER_HI: return (uint32_t)(x->total_insts >> 32);
@@ -274,6 +291,7 @@ static uint8_t *mem_at(struct exec *x, struct warp *w, int lane, uint32_t pc, un
             sp = PTX_SPACE_GLOBAL;
     }
     *eff = sp;
+    x->last_off = a;
     uint8_t *p = NULL;
     struct cta *c = w->cta;
     struct frame *f = &w->fr[w->depth];
@@ -387,6 +405,27 @@ static inline unsigned access_space(const struct ptx_insn *in, const struct ptx_
     return in->space;
 }
 
+/* Timing mode: note lane `lane`'s access (resolved by the mem_at just
+ * before, in space eff) in x->mo. Global lanes are deferred: the caller
+ * must not touch memory for them, the LD/ST unit performs them and
+ * func_sm_mem_complete writes the registers. Other spaces (shared, local,
+ * param, const) are private to the SM or read-only during a kernel: they
+ * are performed at issue and noted for their timing only. Returns true
+ * when the lane is deferred. */
+static inline bool mo_note(struct exec *x, unsigned eff, int lane)
+{
+    struct memop *mo = x->mo;
+    uint32_t bit = 1u << lane;
+    mo->addr[lane] = x->last_off;
+    if (eff == PTX_SPACE_GLOBAL) {
+        x->mo_glob |= bit;
+        return true;
+    }
+    x->mo_other |= bit;
+    x->mo_other_space = (uint8_t)eff;
+    return false;
+}
+
 static void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in,
                     uint32_t pc, uint32_t g)
 {
@@ -405,6 +444,8 @@ static void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct pt
         uint8_t *p = mem_at(x, w, lane, pc, sp, a, tot, false, &eff);
         if (!p)
             return;
+        if (x->mo && mo_note(x, eff, lane))
+            continue;
         if (d->kind == PTX_OPND_VEC) {
             for (unsigned i = 0; i < d->n; i++)
                 if (d->vec[i] >= 0)
@@ -434,6 +475,19 @@ static void exec_st(struct exec *x, struct warp *w, uint64_t *R, const struct pt
         uint8_t *p = mem_at(x, w, lane, pc, sp, a, tot, true, &eff);
         if (!p)
             return;
+        if (x->mo && eff == PTX_SPACE_GLOBAL) { /* deferred: the bytes travel with the request */
+            mo_note(x, eff, lane);
+            uint8_t *b = x->mo->data[lane];
+            if (s->kind == PTX_OPND_VEC) {
+                for (unsigned i = 0; i < s->n; i++)
+                    store_bytes(b + i * es, es,
+                                s->vec[i] >= 0 ? R[(size_t)s->vec[i] * FUNC_WARP + (unsigned)lane] : 0);
+            } else
+                store_bytes(b, es, opv(x, w, R, s, lane));
+            continue;
+        }
+        if (x->mo)
+            mo_note(x, eff, lane);
         bool changed = false;
         if (s->kind == PTX_OPND_VEC) {
             for (unsigned i = 0; i < s->n; i++)
@@ -469,6 +523,19 @@ static void exec_atom(struct exec *x, struct warp *w, uint64_t *R, const struct 
         if (eff == PTX_SPACE_LOCAL || eff == PTX_SPACE_PARAM) {
             fault(x, w, lane, pc, "atomic on %s space address 0x%" PRIx64, space_word(eff), a);
             return;
+        }
+        if (x->mo && mo_note(x, eff, lane)) { /* deferred: performed at L2 in lane order */
+            bool bad = false;
+            fpu_atomic((enum ptx_aop)in->aop, (enum ptx_type)in->type, 0, 0, 0, false, &bad);
+            if (bad) {
+                fault(x, w, lane, pc, "unsupported atomic operation %s on type %s",
+                      ptx_aop_name((enum ptx_aop)in->aop), ptx_type_name((enum ptx_type)in->type));
+                return;
+            }
+            store_bytes(x->mo->data[lane], es, opv(x, w, R, bo, lane));
+            if (co)
+                store_bytes(x->mo->data[lane] + es, es, opv(x, w, R, co, lane));
+            continue;
         }
         uint64_t old = load_bytes(p, es);
         bool bad = false;
@@ -538,6 +605,19 @@ static void frame_return(struct warp *w, uint32_t mask)
     w->depth--;
 }
 
+/* Timing mode: remember that warp w changed state (exit, barrier release)
+ * or pc outside its own issue, for the SM to pick up (func_sm_take_events). */
+static void note_ev(struct exec *x, const struct warp *w)
+{
+    if (!x->ev)
+        return;
+    uint32_t id = w->cta->slot * x->n_warps + w->wid;
+    if (!x->ev_mark[id]) {
+        x->ev_mark[id] = 1;
+        x->ev[x->n_ev++] = id;
+    }
+}
+
 /* Pop empty entries; finish frames and the warp when nothing is left. */
 static void settle(struct exec *x, struct warp *w)
 {
@@ -550,6 +630,7 @@ static void settle(struct exec *x, struct warp *w)
         if (w->depth == 0) {
             w->state = W_DONE;
             w->cta->n_done++;
+            note_ev(x, w);
             x->progress = true;
             x->change_mark = x->total_insts;
             cta_barrier_check(x, w->cta);
@@ -654,6 +735,26 @@ oom:
 }
 
 /* ------------------------------------------------------------- barriers */
+/* Outcome of one warp step. */
+enum step_result {
+    STEP_CONT,  /* the warp may go on (an instruction ran, or the SIMT stack settled) */
+    STEP_YIELD, /* stop this warp's turn: it reached a barrier, or an error was raised */
+};
+static enum step_result warp_step(struct exec *x, struct warp *w);
+
+/* Timing mode: run the SIMT bookkeeping steps (reconvergence pops, the
+ * implicit ret/exit at the end of a function) until the top of the stack
+ * names a real instruction or the warp is no longer runnable. */
+static void settle_top(struct exec *x, struct warp *w)
+{
+    while (!x->err && w->state == W_RUN) {
+        const struct simt_ent *t = &w->stk[w->sp - 1];
+        if (t->pc != t->rpc && t->pc < w->fr[w->depth].fn->n_insns)
+            return;
+        warp_step(x, w);
+    }
+}
+
 static void cta_barrier_check(struct exec *x, struct cta *c)
 {
     for (uint32_t b = 0; b < FUNC_MAX_BARRIERS; b++) {
@@ -667,6 +768,7 @@ static void cta_barrier_check(struct exec *x, struct cta *c)
             if (w->state != W_BAR || w->bar_id != b)
                 continue;
             w->state = W_RUN;
+            w->bar_release = true;
             if (w->bar_dst >= 0) {
                 const struct ptx_insn *in = &w->fr[w->depth].fn->insns[w->stk[w->sp - 1].pc - 1];
                 uint64_t v = in->aop == PTX_AOP_POPC ? c->bar_popc[b]
@@ -677,6 +779,13 @@ static void cta_barrier_check(struct exec *x, struct cta *c)
                     R[(size_t)w->bar_dst * FUNC_WARP + (unsigned)__builtin_ctz(m)] = v;
             }
         }
+        if (x->ev) /* timing mode: bring released warps to their next instruction */
+            for (uint32_t i = 0; i < x->n_warps; i++)
+                if (c->warps[i].state == W_RUN && c->warps[i].bar_release) {
+                    c->warps[i].bar_release = false;
+                    settle_top(x, &c->warps[i]);
+                    note_ev(x, &c->warps[i]);
+                }
         c->bar_arrived[b] = 0;
         c->bar_expect[b] = 0;
         c->bar_popc[b] = 0;
@@ -1146,11 +1255,6 @@ static void count_class(struct func_stats *st, uint8_t cls, uint64_t n)
     }
 }
 
-/* Outcome of one warp step. */
-enum step_result {
-    STEP_CONT,  /* the warp may go on (an instruction ran, or the SIMT stack settled) */
-    STEP_YIELD, /* stop this warp's turn: it reached a barrier, or an error was raised */
-};
 
 /* One step of warp w: pop a reconverged SIMT entry, leave at the end of a
  * function, or execute the instruction at the top of the SIMT stack for its
@@ -1615,6 +1719,245 @@ int func_run(const struct func_launch *l)
     int err = x->err;
     exec_free(x);
     return err;
+}
+
+
+/* ------------------------------------------------- timing-mode interface */
+/* The per-SM executor of timing mode is a struct exec whose CTA slots are
+ * the SM's; CTAs come from the dispatcher (func_sm_cta_start) instead of
+ * the linear order of func_run, and instructions are issued one at a time
+ * by the SM's schedulers. */
+struct func_sm *func_sm_create(const struct func_launch *l, uint32_t n_slots, uint32_t sm_id, const uint64_t *cycle)
+{
+    struct exec *x = xcalloc(1, sizeof *x);
+    x->lcopy = *l;
+    x->lcopy.err = x->errbuf;
+    x->lcopy.err_len = sizeof x->errbuf;
+    x->l = &x->lcopy;
+    x->mod = l->mod;
+    x->kfn = l->fn;
+    x->st = l->st;
+    x->gcache = -1;
+    x->n_threads = l->block[0] * l->block[1] * l->block[2];
+    x->n_warps = (x->n_threads + FUNC_WARP - 1) / FUNC_WARP;
+    x->n_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    x->shared_bytes = l->fn->dyn_shared_offset > l->fn->shared_static_bytes ? l->fn->dyn_shared_offset
+                                                                             : l->fn->shared_static_bytes;
+    x->shared_bytes += l->dyn_shared_bytes;
+    x->n_slots = n_slots ? n_slots : 1;
+    x->cycle = cycle;
+    x->sm_id = sm_id;
+    if (exec_alloc(x) != 0) {
+        exec_free(x);
+        free(x);
+        return NULL;
+    }
+    x->ev = xcalloc((size_t)x->n_slots * x->n_warps, sizeof *x->ev);
+    x->ev_mark = xcalloc((size_t)x->n_slots * x->n_warps, 1);
+    return (struct func_sm *)x;
+}
+
+void func_sm_destroy(struct func_sm *s)
+{
+    struct exec *x = (struct exec *)s;
+    if (!x)
+        return;
+    exec_free(x);
+    free(x->ev);
+    free(x->ev_mark);
+    free(x);
+}
+
+uint32_t func_sm_warps_per_cta(const struct func_sm *s) { return ((const struct exec *)s)->n_warps; }
+uint64_t func_sm_local_per_thread(const struct func_sm *s) { return ((const struct exec *)s)->local_per_thread; }
+int func_sm_error(const struct func_sm *s) { return ((const struct exec *)s)->err; }
+const char *func_sm_error_text(const struct func_sm *s) { return ((const struct exec *)s)->errbuf; }
+
+void func_sm_cta_start(struct func_sm *s, uint32_t slot, uint64_t lin)
+{
+    struct exec *x = (struct exec *)s;
+    SIM_ASSERT(slot < x->n_slots && !x->ctas[slot].live, "func_sm: CTA slot %u busy", slot);
+    cta_start(x, &x->ctas[slot], lin);
+}
+
+bool func_sm_cta_finished(const struct func_sm *s, uint32_t slot)
+{
+    const struct exec *x = (const struct exec *)s;
+    return x->ctas[slot].live && x->ctas[slot].n_done == x->n_warps;
+}
+
+void func_sm_cta_release(struct func_sm *s, uint32_t slot)
+{
+    struct exec *x = (struct exec *)s;
+    x->ctas[slot].live = false;
+    x->st->ctas++;
+}
+
+uint32_t func_sm_warp_valid(const struct func_sm *s, uint32_t slot, uint32_t wid)
+{
+    const struct exec *x = (const struct exec *)s;
+    return x->ctas[slot].warps[wid].valid;
+}
+
+int func_sm_warp_state(const struct func_sm *s, uint32_t slot, uint32_t wid)
+{
+    const struct exec *x = (const struct exec *)s;
+    switch (x->ctas[slot].warps[wid].state) {
+    case W_RUN: return FUNC_W_RUN;
+    case W_BAR: return FUNC_W_BAR;
+    default: return FUNC_W_DONE;
+    }
+}
+
+void func_sm_warp_pc(const struct func_sm *s, uint32_t slot, uint32_t wid, uint32_t *func, uint32_t *pc)
+{
+    const struct exec *x = (const struct exec *)s;
+    const struct warp *w = &x->ctas[slot].warps[wid];
+    *func = w->fr[w->depth].fn->index;
+    *pc = w->sp ? w->stk[w->sp - 1].pc : 0;
+}
+
+uint32_t func_sm_take_events(struct func_sm *s, uint32_t *out, uint32_t max)
+{
+    struct exec *x = (struct exec *)s;
+    uint32_t n = x->n_ev < max ? x->n_ev : max;
+    for (uint32_t i = 0; i < n; i++) {
+        out[i] = x->ev[i];
+        x->ev_mark[x->ev[i]] = 0;
+    }
+    memmove(x->ev, x->ev + n, (x->n_ev - n) * sizeof *x->ev);
+    x->n_ev -= n;
+    return n;
+}
+
+static uint8_t memop_space_of(unsigned sp)
+{
+    switch (sp) {
+    case PTX_SPACE_SHARED: return MEMOP_SHARED;
+    case PTX_SPACE_LOCAL: return MEMOP_LOCAL;
+    case PTX_SPACE_CONST: return MEMOP_CONST;
+    case PTX_SPACE_PARAM:
+    case PTX_SPACE_ARGS: return MEMOP_PARAM;
+    default: return MEMOP_GLOBAL;
+    }
+}
+
+static uint8_t cache_op_of(const struct ptx_insn *in)
+{
+    if (in->flags & PTX_F_VOLATILE)
+        return COAL_CO_VOLATILE;
+    switch (in->cache) {
+    case PTX_CACHE_CG: return COAL_CO_CG;
+    case PTX_CACHE_CS: return COAL_CO_CS;
+    case PTX_CACHE_LU: return COAL_CO_LU;
+    case PTX_CACHE_CV: return COAL_CO_CV;
+    case PTX_CACHE_WT: return COAL_CO_WT;
+    default: return COAL_CO_CA;
+    }
+}
+
+int func_sm_issue(struct func_sm *s, uint32_t slot, uint32_t wid, struct memop *mo, struct func_issue *out)
+{
+    struct exec *x = (struct exec *)s;
+    struct warp *w = &x->ctas[slot].warps[wid];
+    SIM_ASSERT(w->state == W_RUN, "func_sm: issue of a warp that cannot run");
+    const struct ptx_func *fn = w->fr[w->depth].fn;
+    uint32_t pc = w->stk[w->sp - 1].pc;
+    const struct ptx_insn *in = &fn->insns[pc];
+    enum ptx_op op = (enum ptx_op)in->op;
+    bool is_mem = op == PTX_OP_LD || op == PTX_OP_LDU || op == PTX_OP_ST || op == PTX_OP_ATOM || op == PTX_OP_RED;
+    out->func = fn->index;
+    out->pc = pc;
+    out->mem = false;
+    out->deferred = false;
+    out->fence = op == PTX_OP_MEMBAR;
+    if (is_mem) {
+        x->mo = mo;
+        x->mo_glob = x->mo_other = 0;
+        x->mo_other_space = PTX_SPACE_GLOBAL;
+    }
+    warp_step(x, w);
+    x->mo = NULL;
+    if (is_mem && !x->err && (x->mo_glob | x->mo_other)) {
+        bool glob = x->mo_glob != 0;
+        unsigned es = ptx_type_bytes((enum ptx_type)in->type), nv = in->vec ? in->vec : 1;
+        mo->warp = slot * x->n_warps + wid;
+        mo->pc = pc;
+        mo->space = glob ? MEMOP_GLOBAL : memop_space_of(x->mo_other_space);
+        mo->active = glob ? x->mo_glob : x->mo_other;
+        mo->cache_op = cache_op_of(in);
+        mo->aop = in->aop;
+        mo->atype = in->type;
+        mo->n_dst = 0;
+        if (op == PTX_OP_ATOM || op == PTX_OP_RED) {
+            mo->size = (uint8_t)es;
+            mo->kind = glob ? (op == PTX_OP_ATOM ? MEMOP_ATOMIC : MEMOP_RED) : MEMOP_LOAD;
+        } else {
+            mo->size = (uint8_t)(es * nv);
+            mo->kind = op == PTX_OP_ST ? MEMOP_STORE : MEMOP_LOAD;
+        }
+        out->mem = true;
+        out->deferred = glob;
+    }
+    settle_top(x, w);
+    return x->err;
+}
+
+void func_sm_mem_complete(struct func_sm *s, uint32_t func, const struct memop *op, const struct memop_result *res)
+{
+    struct exec *x = (struct exec *)s;
+    uint32_t slot = op->warp / x->n_warps, wid = op->warp % x->n_warps;
+    struct warp *w = &x->ctas[slot].warps[wid];
+    /* The SM holds calls and returns until the warp's loads are back, so the
+     * frame that issued the load is still the current one (an exited warp
+     * keeps its registers until its CTA is released). */
+    const struct frame *f = &w->fr[w->depth];
+    SIM_ASSERT(f->fn->index == func, "func_sm: load completes in another frame");
+    const struct ptx_insn *in = &f->fn->insns[op->pc];
+    uint64_t *R = w->arena + f->reg_off;
+    enum ptx_type t = (enum ptx_type)in->type;
+    unsigned es = ptx_type_bytes(t);
+    if (op->kind == MEMOP_ATOMIC) {
+        if (in->n_dst == 0)
+            return;
+        for (uint32_t m = op->active; m; m &= m - 1) {
+            int lane = __builtin_ctz(m);
+            setv(R, &in->opnd[0], lane, fpu_extend(load_bytes(res->data[lane], es), t));
+        }
+        return;
+    }
+    if (op->kind != MEMOP_LOAD)
+        return;
+    const struct ptx_operand *d = &in->opnd[0];
+    for (uint32_t m = op->active; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        if (d->kind == PTX_OPND_VEC) {
+            for (unsigned i = 0; i < d->n; i++)
+                if (d->vec[i] >= 0)
+                    R[(size_t)d->vec[i] * FUNC_WARP + (unsigned)lane] =
+                        fpu_extend(load_bytes(res->data[lane] + i * es, es), t);
+        } else
+            setv(R, d, lane, fpu_extend(load_bytes(res->data[lane], es), t));
+    }
+}
+
+int func_sm_describe_warp(const struct func_sm *s, uint32_t slot, uint32_t wid, char *buf, size_t n)
+{
+    const struct exec *x = (const struct exec *)s;
+    const struct cta *c = &x->ctas[slot];
+    const struct warp *w = &c->warps[wid];
+    const struct ptx_func *fn = w->fr[w->depth].fn;
+    uint32_t pc = w->sp ? w->stk[w->sp - 1].pc : 0;
+    int k = snprintf(buf, n, "CTA (%u,%u,%u) warp %u: %s, pc %u line %u%s%s, SIMT stack [", c->id[0], c->id[1],
+                     c->id[2], w->wid, w->state == W_RUN ? "running" : w->state == W_BAR ? "at barrier" : "exited",
+                     pc, pc < fn->n_insns ? fn->insns[pc].line : 0, fn != x->kfn ? " in " : "",
+                     fn != x->kfn ? fn->name : "");
+    for (uint32_t i = 0; i < w->sp && k > 0 && (size_t)k < n; i++)
+        k += snprintf(buf + k, n - (size_t)k, "%s{pc %u, rpc %d, mask 0x%08x}", i ? " " : "", w->stk[i].pc,
+                      w->stk[i].rpc == UINT32_MAX ? -1 : (int)w->stk[i].rpc, w->stk[i].mask);
+    if (k > 0 && (size_t)k < n)
+        k += snprintf(buf + k, n - (size_t)k, "]");
+    return k;
 }
 
 /* --------------------------------------------------------------- stats */

@@ -33,6 +33,7 @@
 #ifndef GPUSIM_SIM_FUNC_FUNC_H
 #define GPUSIM_SIM_FUNC_FUNC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -116,5 +117,68 @@ struct func_launch {
  * registers for longer than the limit is a false positive: raise
  * sim.func_watchdog. */
 int func_run(const struct func_launch *l);
+
+/* ------------------------------------------------- timing-mode interface
+ *
+ * Timing mode (sim/sm/sm.c) executes instructions one warp instruction at a
+ * time, at issue, on a per-SM executor whose CTA slots are the SM's. What
+ * changes from functional mode (docs/timing.md):
+ *  - global loads, stores and atomics (generic addresses that resolve to
+ *    global included) are not performed at issue: func_sm_issue fills a
+ *    struct memop (sim/sm/memop.h) with per-lane addresses, store data and
+ *    atomic operands; the LD/ST unit carries them through the caches, and
+ *    func_sm_mem_complete writes the loaded values / old values into the
+ *    destination registers when the data is back;
+ *  - shared, local, param and const accesses are performed at issue (the
+ *    first three are private to the SM or thread, const and param are
+ *    read-only during a kernel) and described in the memop for their timing
+ *    only (out->deferred false);
+ *  - %clock reads the SM's core cycle, %smid the SM id;
+ *  - warps that change state outside their own issue (exit after the SIMT
+ *    stack empties, release from a barrier) are queued for the SM
+ *    (func_sm_take_events);
+ *  - the functional watchdog is off (the timing model has its own).
+ * Warp slot numbering: warp `wid` of CTA slot `slot` is SM warp slot
+ * slot * func_sm_warps_per_cta() + wid (memop.warp uses it).
+ * Threading: one func_sm belongs to one SM; the launch it copies, the module
+ * and device memory are only read (device memory only for bounds checks
+ * and const reads: global data is the memory partitions'). */
+struct func_sm;
+struct memop;
+struct memop_result;
+
+enum func_wstate { FUNC_W_RUN, FUNC_W_BAR, FUNC_W_DONE };
+
+struct func_issue {
+    uint32_t func, pc; /* instruction issued: function index and instruction index */
+    bool mem;          /* an ld/st/atom/red touched memory: *mo describes it */
+    bool deferred;     /* global lanes: the LD/ST unit must perform them */
+    bool fence;        /* membar / fence */
+};
+
+/* NULL on host memory exhaustion. l->st receives this SM's counters (the
+ * caller gives each SM its own); l->err is not used (func_sm_error_text). */
+struct func_sm *func_sm_create(const struct func_launch *l, uint32_t n_slots, uint32_t sm_id, const uint64_t *cycle);
+void func_sm_destroy(struct func_sm *s);
+uint32_t func_sm_warps_per_cta(const struct func_sm *s);
+uint64_t func_sm_local_per_thread(const struct func_sm *s);
+/* First error (GS_ERR_*) and its message naming kernel, CTA, thread, PC. */
+int func_sm_error(const struct func_sm *s);
+const char *func_sm_error_text(const struct func_sm *s);
+void func_sm_cta_start(struct func_sm *s, uint32_t slot, uint64_t linear_cta);
+bool func_sm_cta_finished(const struct func_sm *s, uint32_t slot); /* every warp exited */
+void func_sm_cta_release(struct func_sm *s, uint32_t slot);       /* slot free again; counts the CTA */
+uint32_t func_sm_warp_valid(const struct func_sm *s, uint32_t slot, uint32_t wid); /* lanes holding threads */
+int func_sm_warp_state(const struct func_sm *s, uint32_t slot, uint32_t wid);      /* enum func_wstate */
+void func_sm_warp_pc(const struct func_sm *s, uint32_t slot, uint32_t wid, uint32_t *func, uint32_t *pc);
+/* Execute the warp's next instruction (it must be FUNC_W_RUN), then run the
+ * SIMT bookkeeping up to its next real instruction. Returns 0 or the error. */
+int func_sm_issue(struct func_sm *s, uint32_t slot, uint32_t wid, struct memop *mo, struct func_issue *out);
+/* Data of a deferred load or atomic issued from function func is back. */
+void func_sm_mem_complete(struct func_sm *s, uint32_t func, const struct memop *op, const struct memop_result *res);
+/* Move up to max queued warp slots (see above) to out; returns the count. */
+uint32_t func_sm_take_events(struct func_sm *s, uint32_t *out, uint32_t max);
+/* One line for a watchdog dump: CTA, warp, state, PC, source line, SIMT stack. */
+int func_sm_describe_warp(const struct func_sm *s, uint32_t slot, uint32_t wid, char *buf, size_t n);
 
 #endif /* GPUSIM_SIM_FUNC_FUNC_H */

@@ -390,6 +390,11 @@ int wl_run(const struct wl_entry *e, const struct wl_run_opts *o, gs_ctx **ctx_o
         fprintf(stderr, "%s\n", gs_last_error(NULL));
         return WL_INPUT_ERROR;
     }
+    if (gs_ctx_set_host(ctx, &o->host) != 0) {
+        fprintf(stderr, "%s\n", gs_last_error(ctx));
+        gs_ctx_destroy(ctx);
+        return WL_INPUT_ERROR;
+    }
     char name[256];
     snprintf(name, sizeof name, "workloads/%s/kernel.ptx", e->desc->name);
     struct wl w = {

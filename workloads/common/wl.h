@@ -175,6 +175,7 @@ struct wl_run_opts {
     bool quiet;
     const char *ptx_override;         /* replaces kernel.ptx (no sidecar) */
     const char *ptx_override_name;
+    gs_host_opts host;                /* timing mode: host threads, progress line (zero = defaults) */
 };
 int wl_run(const struct wl_entry *e, const struct wl_run_opts *o, gs_ctx **ctx_out);
 

@@ -1,0 +1,657 @@
+/* sim/sm/sm.c: the SM engine unit (model description in sm.h). */
+#include "sim/sm/sm.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpusim.h"
+#include "partitions/mempart_unit.h"
+#include "sim/icnt_msg.h"
+#include "sim/ptx/ir.h"
+#include "sim/sim_cfg.h"
+
+/* pipe_op.tag: bit 63 = the instruction owns memop pool entry (bits 48-55);
+ * bits 32-47 function, bits 0-31 instruction index. */
+#define TAG_POOL (1ull << 63)
+static inline uint64_t tag_make(uint32_t func, uint32_t pc) { return (uint64_t)func << 32 | pc; }
+static inline uint32_t tag_func(uint64_t t) { return (uint32_t)(t >> 32) & 0xFFFFu; }
+static inline uint32_t tag_pc(uint64_t t) { return (uint32_t)t; }
+static inline uint32_t tag_pool(uint64_t t) { return (uint32_t)(t >> 48) & 0xFFu; }
+
+static inline uint32_t wpc(const struct sm *s) { return s->k->warps_per_cta; }
+
+/* ---------------------------------------------------------- kernel tables */
+
+bool sm_kernel_build(struct sm_kernel *k, const struct func_launch *fl, char *err, size_t err_len)
+{
+    const struct ptx_module *m = fl->mod;
+    k->fl = fl;
+    k->n_funcs = m->n_funcs;
+    k->entry = fl->fn->index;
+    k->sbr = xcalloc(m->n_funcs, sizeof *k->sbr);
+    k->pop = xcalloc(m->n_funcs, sizeof *k->pop);
+    k->flags = xcalloc(m->n_funcs, sizeof *k->flags);
+    for (uint32_t f = 0; f < m->n_funcs; f++) {
+        const struct ptx_func *fn = &m->funcs[f];
+        uint32_t n = fn->has_body ? fn->n_insns : 0;
+        k->sbr[f] = xcalloc(n + 1, sizeof **k->sbr);
+        k->pop[f] = xcalloc(n + 1, sizeof **k->pop);
+        k->flags[f] = xcalloc(n + 1, 1);
+        for (uint32_t pc = 0; pc < n; pc++) {
+            const struct ptx_insn *in = &fn->insns[pc];
+            if (!scoreboard_regs_from_insn(fn, in, &k->sbr[f][pc]) ||
+                !pipes_op_from_insn(fn, in, 0, 0, &k->pop[f][pc])) {
+                snprintf(err, err_len,
+                         "%s: instruction %u (line %u) of '%s' uses more registers than the timing model's "
+                         "scoreboard (%d) or operand collector (%d sources, %d destinations) holds",
+                         m->filename ? m->filename : "module", pc, in->line, fn->name, SB_MAX_REGS, PIPE_MAX_SRC,
+                         PIPE_MAX_DST);
+                return false;
+            }
+            enum ptx_op op = (enum ptx_op)in->op;
+            uint8_t fl8 = 0;
+            if (k->pop[f][pc].cls == PIPE_C_MEM)
+                fl8 |= SMI_MEM;
+            if (op == PTX_OP_CALL || op == PTX_OP_RET)
+                fl8 |= SMI_DRAIN;
+            if (op == PTX_OP_LD || op == PTX_OP_LDU || op == PTX_OP_ATOM)
+                fl8 |= SMI_LOAD;
+            k->flags[f][pc] = fl8;
+        }
+    }
+    return true;
+}
+
+void sm_kernel_free(struct sm_kernel *k)
+{
+    for (uint32_t f = 0; f < k->n_funcs; f++) {
+        if (k->sbr)
+            free(k->sbr[f]);
+        if (k->pop)
+            free(k->pop[f]);
+        if (k->flags)
+            free(k->flags[f]);
+    }
+    free(k->sbr);
+    free(k->pop);
+    free(k->flags);
+    free((void *)k->code.base);
+    free((void *)k->code.n_insns);
+    memset(k, 0, sizeof *k);
+}
+
+/* ----------------------------------------------------------- interconnect */
+
+static void send_flit(void *ctx, const struct icnt_flit *f, const void *payload, uint64_t arrive)
+{
+    struct sm *s = ctx;
+    uint8_t buf[ENG_MSG_PAYLOAD];
+    uint32_t len = icnt_msg_pack_flit(buf, f, payload, sizeof(struct mem_req));
+    eng_send(s->ctx, s->unit, s->sh->ep_unit[f->dst], s->now, arrive * s->sh->core_ps - s->now, ICNT_MSG_FLIT,
+             buf, len);
+}
+
+static bool rx_can_accept(void *ctx, uint32_t src, uint32_t n, uint64_t c)
+{
+    const struct sm *s = ctx;
+    (void)src, (void)n, (void)c;
+    return s->ej_n < SM_EJECT;
+}
+
+static bool rx_deliver(void *ctx, uint32_t src, const void *payload, const struct icnt_flit *tail, uint64_t c)
+{
+    struct sm *s = ctx;
+    (void)src, (void)tail, (void)c;
+    if (s->ej_n == SM_EJECT)
+        return false;
+    memcpy(&s->eject[(s->ej_head + s->ej_n) % SM_EJECT], payload, sizeof(struct mem_reply));
+    s->ej_n++;
+    return true;
+}
+
+static void rx_send_credit(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive)
+{
+    struct sm *s = ctx;
+    struct icnt_msg_credit cr = {to_src, from_dst};
+    eng_send(s->ctx, s->unit, s->sh->ep_unit[to_src], s->now, arrive * s->sh->core_ps - s->now, ICNT_MSG_CREDIT,
+             &cr, sizeof cr);
+}
+
+static uint32_t dst_ep(const struct sm *s, uint64_t addr)
+{
+    struct addrmap_loc loc;
+    bool ok = mpu_dev_locate(s->sh->map, s->sh->store_bytes, addr, &loc);
+    SIM_ASSERT(ok, "sm[%u]: request to unmapped device address 0x%" PRIx64, s->id, addr);
+    return mpu_ep_of_loc(s->sh->topo, &loc);
+}
+
+/* ------------------------------------------------------------ LD/ST hooks */
+
+/* Shared, param: the executor performed the access at issue (sm.h); the
+ * LD/ST unit only times it, so these hooks move no data. */
+static void smem_rw(void *ctx, uint32_t warp, uint64_t off, unsigned bytes, bool write, uint8_t *buf)
+{
+    (void)ctx, (void)warp, (void)off;
+    if (!write)
+        memset(buf, 0, bytes);
+}
+
+static void param_rd(void *ctx, uint32_t warp, uint64_t off, unsigned bytes, uint8_t *buf)
+{
+    (void)ctx, (void)warp, (void)off;
+    memset(buf, 0, bytes);
+}
+
+/* NOTE(local-layout): each SM has a local-memory region near the top of
+ * device memory (below the code segment). Thread slots of the SM are
+ * interleaved in 16-byte chunks: byte `off` of thread slot t (warp slot x 32
+ * + lane) is at region + (off / 16) x (max threads x 16) + t x 16 + off % 16,
+ * so the same word of the 32 lanes of a warp spans 4 lines, and a lane's
+ * access of up to 16 bytes stays contiguous. The values of local memory are
+ * the executor's (performed at issue, private per thread); the caches carry
+ * its timing. */
+static uint64_t local_addr(void *ctx, uint32_t warp, uint32_t lane, uint64_t off)
+{
+    const struct sm *s = ctx;
+    const struct sm_kernel *k = s->k;
+    uint64_t threads = (uint64_t)s->sh->max_warps * MEMOP_LANES;
+    uint64_t t = (uint64_t)warp * MEMOP_LANES + lane;
+    return k->local_base + (uint64_t)s->id * k->local_region + (off / 16) * threads * 16 + t * 16 + off % 16;
+}
+
+static void wb_push(struct sm *s, const struct pipe_op *op)
+{
+    if (s->wbq_n == 0 && pipes_ldst_wb_push(&s->pipes, op))
+        return;
+    SIM_ASSERT(s->wbq_n < SM_WB_OVF, "sm[%u]: LD/ST writeback overflow", s->id);
+    s->wbq[(s->wbq_head + s->wbq_n) % SM_WB_OVF] = *op;
+    s->wbq_n++;
+}
+
+/* A memory instruction completed in the LD/ST unit at `cycle`. */
+static void ldst_done(void *ctx, const struct memop *op, const struct memop_result *res, uint64_t cycle)
+{
+    struct sm *s = ctx;
+    (void)cycle;
+    uint32_t w = op->warp;
+    SIM_ASSERT(s->w_mem[w] > 0, "sm[%u]: completion for warp %u with nothing in flight", s->id, w);
+    s->w_mem[w]--;
+    if (op->kind == MEMOP_FENCE) {
+        s->w_fence[w] = 0;
+        return;
+    }
+    uint32_t func, pc;
+    func_sm_warp_pc(s->fx, w / wpc(s), w % wpc(s), &func, &pc);
+    if (op->space == MEMOP_GLOBAL && (op->kind == MEMOP_LOAD || op->kind == MEMOP_ATOMIC))
+        func_sm_mem_complete(s->fx, func, op, res);
+    if (s->k->sbr[func][op->pc].n_dst) {
+        struct pipe_op p = s->k->pop[func][op->pc];
+        p.warp = w;
+        p.tag = tag_make(func, op->pc);
+        wb_push(s, &p);
+    }
+}
+
+/* Pipes writeback: release the instruction's scoreboard entries. */
+static void pipes_wb(void *ctx, const struct pipe_op *op, cycle_t now)
+{
+    struct sm *s = ctx;
+    (void)now;
+    const struct sb_regs *r = &s->k->sbr[tag_func(op->tag)][tag_pc(op->tag)];
+    for (uint32_t i = r->n_src; i < (uint32_t)r->n_src + r->n_dst; i++)
+        if (scoreboard_release(&s->sb, op->warp, r->reg[i]))
+            wsched_notify(&s->sched, op->warp, WSCHED_EV_LONG_DONE);
+}
+
+/* ------------------------------------------------------------- scheduling */
+
+static enum wsched_why port_check(void *ctx, uint32_t w)
+{
+    struct sm *s = ctx;
+    uint32_t slot = w / wpc(s), wid = w % wpc(s);
+    int st = func_sm_warp_state(s->fx, slot, wid);
+    if (st == FUNC_W_BAR)
+        return WSCHED_BARRIER;
+    if (st == FUNC_W_DONE)
+        return WSCHED_IBUF_EMPTY; /* exited in this cycle; leaves the scheduler after it */
+    if (s->w_fence[w])
+        return WSCHED_MEM_ORDER;
+    uint32_t pc = fetch_ibuf_head(&s->fetch, w);
+    if (pc == FETCH_PC_NONE)
+        return WSCHED_IBUF_EMPTY;
+    uint32_t func = fetch_warp_func(&s->fetch, w);
+    const struct sm_kernel *k = s->k;
+    uint8_t fl = k->flags[func][pc];
+    /* NOTE(call-drain): a call or ret changes the register frame the
+     * executor writes loaded values into; it waits until the warp's memory
+     * instructions and register writes are done. */
+    if ((fl & SMI_DRAIN) && (s->w_mem[w] || scoreboard_n_pending(&s->sb, w))) {
+        s->st.drain_stall++;
+        return WSCHED_MEM_ORDER;
+    }
+    uint64_t lim = s->sh->cfg->sched.max_outstanding_mem_per_warp;
+    if ((fl & SMI_MEM) && lim && s->w_mem[w] >= lim)
+        return WSCHED_MEM_ORDER;
+    if (scoreboard_check(&s->sb, w, &k->sbr[func][pc], NULL) != SB_CLEAR)
+        return WSCHED_SCOREBOARD;
+    if ((fl & SMI_MEM) && s->n_mo_free == 0)
+        return WSCHED_PIPE_BUSY;
+    if (!opcoll_can_accept(&s->oc, (enum pipe_class)k->pop[func][pc].cls, s->cycle))
+        return WSCHED_PIPE_BUSY;
+    return WSCHED_READY;
+}
+
+/* The warp's front end follows its SIMT stack after an issue or an event. */
+static void follow_pc(struct sm *s, uint32_t w)
+{
+    uint32_t func, pc;
+    func_sm_warp_pc(s->fx, w / wpc(s), w % wpc(s), &func, &pc);
+    if (func != fetch_warp_func(&s->fetch, w))
+        fetch_redirect_func(&s->fetch, w, func, pc, s->cycle);
+    else
+        fetch_redirect(&s->fetch, w, pc, s->cycle);
+}
+
+static uint32_t port_issue(void *ctx, uint32_t w)
+{
+    struct sm *s = ctx;
+    const struct sm_kernel *k = s->k;
+    uint32_t slot = w / wpc(s), wid = w % wpc(s);
+    uint32_t func = fetch_warp_func(&s->fetch, w);
+    uint32_t pc = fetch_consume(&s->fetch, w, s->cycle);
+    uint8_t fl = k->flags[func][pc];
+    uint32_t pool = UINT32_MAX;
+    struct memop *mo = &s->scratch;
+    if (fl & SMI_MEM) {
+        pool = s->mo_free[--s->n_mo_free];
+        mo = &s->mo[pool].op;
+        s->mo[pool].used = true;
+    }
+    struct func_issue fi;
+    int rc = func_sm_issue(s->fx, slot, wid, mo, &fi);
+    SIM_ASSERT(rc || (fi.func == func && fi.pc == pc), "sm[%u]: warp %u issued %u:%u but its pc was %u:%u", s->id,
+               w, func, pc, fi.func, fi.pc);
+    if (rc) {
+        s->err = rc;
+        if (pool != UINT32_MAX) {
+            s->mo[pool].used = false;
+            s->mo_free[s->n_mo_free++] = pool;
+        }
+        return 0;
+    }
+    s->st.insts++;
+    s->last_issue = s->cycle;
+    const struct sb_regs *r = &k->sbr[func][pc];
+    bool lng = fi.deferred && (fl & SMI_LOAD);
+    if (fi.mem && !fi.deferred && (fl & SMI_LOAD) && mo->space == MEMOP_LOCAL)
+        lng = true;
+    scoreboard_reserve(&s->sb, w, r, lng);
+    struct pipe_op op = k->pop[func][pc];
+    op.warp = w;
+    op.tag = tag_make(func, pc);
+    if (pool != UINT32_MAX) {
+        if (fi.mem || fi.fence) {
+            if (fi.fence) {
+                memset(mo, 0, offsetof(struct memop, addr));
+                mo->warp = w;
+                mo->pc = pc;
+                mo->kind = MEMOP_FENCE;
+                s->w_fence[w] = 1;
+            }
+            mo->seq = s->st.insts;
+            op.tag |= TAG_POOL | (uint64_t)pool << 48;
+            s->w_mem[w]++;
+        } else { /* guard false on every lane: nothing to access */
+            s->mo[pool].used = false;
+            s->mo_free[s->n_mo_free++] = pool;
+        }
+    }
+    opcoll_issue(&s->oc, &op, s->cycle);
+    if (func_sm_warp_state(s->fx, slot, wid) != FUNC_W_DONE)
+        follow_pc(s, w);
+    return lng ? WSCHED_ISSUE_LONG : 0;
+}
+
+/* ------------------------------------------------------------ warp events */
+
+static void warp_gone(struct sm *s, uint32_t w)
+{
+    if (!s->w_live[w])
+        return;
+    s->w_live[w] = 0;
+    fetch_warp_exit(&s->fetch, w, s->cycle);
+    wsched_warp_exit(&s->sched, w);
+}
+
+static void take_events(struct sm *s)
+{
+    uint32_t n;
+    while ((n = func_sm_take_events(s->fx, s->ev, s->sh->max_warps)) > 0)
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t w = s->ev[i];
+            if (func_sm_warp_state(s->fx, w / wpc(s), w % wpc(s)) == FUNC_W_DONE)
+                warp_gone(s, w);
+            else if (s->w_live[w])
+                follow_pc(s, w);
+        }
+}
+
+/* CTAs whose warps all exited and drained are released (spec 2.10). */
+static void cta_check(struct sm *s)
+{
+    for (uint32_t c = 0; c < s->sh->max_cta; c++) {
+        if (!s->cta_live[c] || !func_sm_cta_finished(s->fx, c))
+            continue;
+        bool drained = true;
+        for (uint32_t i = 0; i < wpc(s) && drained; i++) {
+            uint32_t w = c * wpc(s) + i;
+            drained = !s->w_live[w] && s->w_mem[w] == 0 && scoreboard_n_pending(&s->sb, w) == 0;
+        }
+        if (!drained)
+            continue;
+        func_sm_cta_release(s->fx, c);
+        s->cta_live[c] = 0;
+        s->n_cta--;
+        s->done[s->n_done++] = s->cta_lin[c];
+        s->st.ctas++;
+    }
+}
+
+/* --------------------------------------------------------------- the tick */
+
+static void replies(struct sm *s, uint64_t c)
+{
+    while (s->ej_n) {
+        const struct mem_reply *rep = &s->eject[s->ej_head];
+        bool ok;
+        if (!(rep->id & L1D_ID_FILL) && (rep->id & SM_ID_INST)) {
+            struct mem_reply r = *rep;
+            r.id &= ~SM_ID_INST;
+            ok = l1ro_push_reply(&s->l1i, &r, c);
+        } else
+            ok = ldst_push_reply(&s->ldst, rep, c);
+        if (!ok) {
+            s->st.eject_full++;
+            return;
+        }
+        s->ej_head = (s->ej_head + 1) % SM_EJECT;
+        s->ej_n--;
+    }
+}
+
+static void requests(struct sm *s, uint64_t c)
+{
+    for (int k = 0; k < 2; k++) {
+        bool inst = (s->rr_req + k) % 2 == 0;
+        const struct mem_req *q = inst ? l1ro_peek_req(&s->l1i, c) : ldst_peek_req(&s->ldst, c);
+        if (!q)
+            continue;
+        uint32_t nf = icnt_req_flits(s->sh->net, q);
+        if (!icnt_tx_can_push(&s->tx, nf)) {
+            s->st.req_stall++;
+            return;
+        }
+        struct mem_req r;
+        bool ok = inst ? l1ro_pop_req(&s->l1i, &r, c) : ldst_pop_req(&s->ldst, &r, c);
+        SIM_ASSERT(ok, "sm[%u]: request vanished", s->id);
+        if (inst) {
+            SIM_ASSERT(!(r.id & (SM_ID_INST | L1D_ID_FILL)), "sm[%u]: l1i id 0x%x", s->id, r.id);
+            r.id |= SM_ID_INST;
+        }
+        r.src = (uint16_t)s->id;
+        icnt_tx_push(&s->tx, dst_ep(s, r.addr), nf, &r, c);
+        s->rr_req = inst ? 1 : 0;
+        return;
+    }
+}
+
+static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
+{
+    struct sm *s = self;
+    s->ctx = ctx;
+    s->now = now;
+    uint64_t c = now / s->sh->core_ps;
+    s->cycle = c;
+    if (s->err)
+        return PS_NEVER;
+    uint64_t next = CYCLE_NEVER;
+#define NEXT(x)                                                                                                \
+    do {                                                                                                       \
+        uint64_t n_ = (x);                                                                                     \
+        if (n_ < next)                                                                                         \
+            next = n_;                                                                                         \
+    } while (0)
+    NEXT(icnt_rx_tick(&s->rx, c));
+    replies(s, c);
+    if (s->k) {
+        if (s->was_active) /* the cycles since the last tick had a resident CTA */
+            s->st.active_cycles += c - s->last_cycle;
+        NEXT(ldst_tick(&s->ldst, c));
+        while (s->wbq_n && pipes_ldst_wb_push(&s->pipes, &s->wbq[s->wbq_head])) {
+            s->wbq_head = (s->wbq_head + 1) % SM_WB_OVF;
+            s->wbq_n--;
+        }
+        NEXT(pipes_tick(&s->pipes, &s->oc, c));
+        struct pipe_op mop;
+        while (ldst_can_accept(&s->ldst) && pipes_mem_pop(&s->pipes, &mop)) {
+            if (mop.tag & TAG_POOL) {
+                uint32_t i = tag_pool(mop.tag);
+                bool ok = ldst_push(&s->ldst, &s->mo[i].op, c);
+                SIM_ASSERT(ok, "sm[%u]: LD/ST latch refused", s->id);
+                s->mo[i].used = false;
+                s->mo_free[s->n_mo_free++] = i;
+                s->st.mem_insts++;
+            } else if (s->k->sbr[tag_func(mop.tag)][tag_pc(mop.tag)].n_dst)
+                wb_push(s, &mop);
+            NEXT(c + 1);
+        }
+        NEXT(fetch_tick(&s->fetch, c));
+        take_events(s);
+        /* Ticked even with no CTA resident, so that the schedulers see the
+         * cycle after the last exit (their stall accounting needs it). */
+        NEXT(wsched_tick(&s->sched, c, &s->port));
+        if (s->err)
+            return PS_NEVER;
+        take_events(s);
+        cta_check(s);
+        if (s->wbq_n)
+            NEXT(c + 1);
+    }
+    requests(s, c);
+    NEXT(icnt_tx_tick(&s->tx, c));
+    if (s->ej_n || (s->k && (ldst_peek_req(&s->ldst, c + 1) || l1ro_peek_req(&s->l1i, c + 1))))
+        NEXT(c + 1);
+#undef NEXT
+    s->last_cycle = c;
+    s->was_active = s->n_cta > 0;
+    return next == CYCLE_NEVER ? PS_NEVER : next * s->sh->core_ps;
+}
+
+static ps_t sm_recv(void *self, struct eng_ctx *ctx, const struct eng_msg *m, ps_t now)
+{
+    struct sm *s = self;
+    s->ctx = ctx;
+    s->now = now;
+    uint64_t c = now / s->sh->core_ps;
+    if (m->type == ICNT_MSG_FLIT) {
+        struct icnt_flit f;
+        const void *p = icnt_msg_unpack_flit(m, &f, sizeof(struct mem_reply));
+        icnt_rx_flit_arrive(&s->rx, &f, p, c);
+    } else {
+        struct icnt_msg_credit cr;
+        icnt_msg_unpack_credit(m, &cr);
+        icnt_tx_credit(&s->tx, cr.from_dst, c);
+    }
+    return now;
+}
+
+const struct eng_unit_ops sm_unit_ops = {"sm", sm_tick, sm_recv};
+
+/* ------------------------------------------------------------- lifecycle */
+
+struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t id, uint32_t unit)
+{
+    const struct sim_cfg *cv = sh->cfg;
+    struct sm *s = eng_alloc(ctx, sizeof *s);
+    s->id = id;
+    s->unit = unit;
+    s->sh = sh;
+    s->last_cycle = CYCLE_NEVER;
+    l1ro_init(&s->l1i, &cv->l1i, "l1i", (int)id);
+    fetch_init(&s->fetch, sh->max_warps, &s->l1i, (int)id);
+    wsched_init(&s->sched, &cv->sched, sh->max_warps);
+    scoreboard_init(&s->sb, sh->max_warps);
+    opcoll_init(&s->oc, &cv->rf, &cv->oc, NULL, NULL);
+    pipes_init(&s->pipes, &cv->pipes, pipes_wb, s);
+    struct ldst_hooks h = {s, smem_rw, local_addr, param_rd, ldst_done};
+    ldst_init(&s->ldst, &sh->lp, &h, (int)id);
+    struct icnt_tx_args ta = {id, sh->topo, sh->net, sizeof(struct mem_req), send_flit, s};
+    icnt_tx_init(&s->tx, &ta);
+    struct icnt_rx_args ra = {id, sh->topo, sh->net, sizeof(struct mem_reply),
+                              {rx_can_accept, rx_deliver, rx_send_credit, NULL}, s};
+    icnt_rx_init(&s->rx, &ra);
+    s->port = (struct wsched_port){s, port_check, port_issue};
+    for (uint32_t i = 0; i < SM_MO_POOL; i++)
+        s->mo_free[i] = SM_MO_POOL - 1 - i;
+    s->n_mo_free = SM_MO_POOL;
+    s->w_mem = eng_alloc(ctx, sh->max_warps * sizeof *s->w_mem);
+    s->w_fence = eng_alloc(ctx, sh->max_warps);
+    s->w_live = eng_alloc(ctx, sh->max_warps);
+    s->ev = eng_alloc(ctx, sh->max_warps * sizeof *s->ev);
+    eng_unit_bind(ctx, unit, s);
+    return s;
+}
+
+void sm_fini(struct sm *s)
+{
+    if (!s)
+        return;
+    sm_kernel_end(s);
+    icnt_rx_fini(&s->rx);
+    icnt_tx_fini(&s->tx);
+    ldst_fini(&s->ldst);
+    pipes_fini(&s->pipes);
+    opcoll_fini(&s->oc);
+    scoreboard_fini(&s->sb);
+    wsched_fini(&s->sched);
+    fetch_fini(&s->fetch);
+    l1ro_fini(&s->l1i);
+}
+
+void sm_stats_register(struct sm *s, struct stats *reg)
+{
+    int i = (int)s->id;
+    const char *g = "sm";
+    stats_counter(reg, g, i, "insts", &s->st.insts, "warp instructions issued");
+    stats_counter(reg, g, i, "mem_insts", &s->st.mem_insts, "warp memory instructions handed to the LD/ST unit");
+    stats_counter(reg, g, i, "active_cycles", &s->st.active_cycles, "core cycles with at least one resident CTA");
+    stats_counter(reg, g, i, "ctas", &s->st.ctas, "CTAs completed");
+    stats_counter(reg, g, i, "warps", &s->st.warps, "warps launched");
+    stats_counter(reg, g, i, "drain_stall", &s->st.drain_stall,
+                  "issue checks in which a call/ret waited for the warp's loads and writes");
+    stats_counter(reg, g, i, "eject_full", &s->st.eject_full,
+                  "cycles a reply waited in the ejection buffer for its cache");
+    stats_counter(reg, g, i, "req_stall", &s->st.req_stall,
+                  "cycles a request waited for room in the injection buffer");
+    stats_counter(reg, g, i, "sb_reserved", &s->sb.n_reserved, "scoreboard register reservations");
+    wsched_stats_register(&s->sched, reg, "sm.sched", i * (int)s->sched.n_sched);
+    opcoll_stats_register(&s->oc, reg, "sm.oc", i);
+    pipes_stats_register(&s->pipes, reg, "sm.pipes", i);
+    fetch_stats_register(&s->fetch, reg);
+    l1ro_stats_register(&s->l1i, reg);
+    ldst_stats_register(&s->ldst, reg);
+    icnt_tx_stats_register(&s->tx, reg, "icnt.req");
+    icnt_rx_stats_register(&s->rx, reg, "icnt.reply");
+}
+
+bool sm_kernel_start(struct sm *s, const struct sm_kernel *k, const struct func_launch *fl)
+{
+    SIM_ASSERT(!s->k && s->n_cta == 0, "sm[%u]: kernel start while busy", s->id);
+    struct func_launch l = *fl;
+    l.st = &s->fst;
+    s->fx = func_sm_create(&l, k->ctas_per_sm, s->id, &s->cycle);
+    if (!s->fx)
+        return false;
+    SIM_ASSERT(func_sm_warps_per_cta(s->fx) == k->warps_per_cta, "sm[%u]: warps per CTA", s->id);
+    s->k = k;
+    fetch_set_code(&s->fetch, &k->code);
+    /* Kernel boundary (DESIGN.md 4): L1s start empty. */
+    l1ro_invalidate_all(&s->l1i);
+    l1d_invalidate_all(&s->ldst.l1d);
+    l1ro_invalidate_all(&s->ldst.l1c);
+    return true;
+}
+
+void sm_kernel_end(struct sm *s)
+{
+    if (!s->k)
+        return;
+    /* Close the schedulers' last cycle (an exit may have issued in it), so
+     * that the idle time until the next kernel counts as "no warp". */
+    if (s->sched.last_cycle != CYCLE_NEVER && s->n_cta == 0)
+        wsched_tick(&s->sched, s->sched.last_cycle + 1, &s->port);
+    func_sm_destroy(s->fx);
+    s->fx = NULL;
+    s->k = NULL;
+}
+
+void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t)
+{
+    const struct sm_kernel *k = s->k;
+    uint32_t c = 0;
+    while (c < k->ctas_per_sm && s->cta_live[c])
+        c++;
+    SIM_ASSERT(c < k->ctas_per_sm && c < SM_MAX_CTA, "sm[%u]: no free CTA slot", s->id);
+    s->cta_live[c] = 1;
+    s->cta_lin[c] = lin;
+    s->n_cta++;
+    func_sm_cta_start(s->fx, c, lin);
+    uint64_t seq = s->cta_seq++;
+    for (uint32_t i = 0; i < k->warps_per_cta; i++) {
+        uint32_t w = c * k->warps_per_cta + i;
+        scoreboard_warp_reset(&s->sb, w);
+        s->w_mem[w] = 0;
+        s->w_fence[w] = 0;
+        s->w_live[w] = 1;
+        fetch_warp_launch(&s->fetch, w, k->entry, 0, t);
+        wsched_warp_launch(&s->sched, w, seq);
+        s->st.warps++;
+    }
+}
+
+bool sm_mem_idle(const struct sm *s)
+{
+    return s->ej_n == 0 && ldst_idle(&s->ldst) && l1ro_idle(&s->l1i) && icnt_tx_idle(&s->tx) &&
+           icnt_rx_idle(&s->rx);
+}
+
+void sm_dump(const struct sm *s, FILE *out)
+{
+    if (!s->k)
+        return;
+    char line[1024];
+    for (uint32_t c = 0; c < s->k->ctas_per_sm; c++) {
+        if (!s->cta_live[c])
+            continue;
+        for (uint32_t i = 0; i < s->k->warps_per_cta; i++) {
+            uint32_t w = c * s->k->warps_per_cta + i;
+            func_sm_describe_warp(s->fx, c, i, line, sizeof line);
+            const char *why = "ready";
+            if (func_sm_warp_state(s->fx, c, i) == FUNC_W_DONE)
+                why = s->w_mem[w] ? "exited, memory in flight" : "exited";
+            else if (func_sm_warp_state(s->fx, c, i) == FUNC_W_BAR)
+                why = "barrier";
+            else if (s->w_fence[w])
+                why = "fence";
+            else if (fetch_ibuf_head(&s->fetch, w) == FETCH_PC_NONE)
+                why = "instruction fetch";
+            else if (scoreboard_n_pending(&s->sb, w))
+                why = "scoreboard";
+            fprintf(out, "  SM %u warp slot %u: %s; waits for: %s (%u memory instructions in flight, %u pending "
+                         "register writes)\n",
+                    s->id, w, line, why, s->w_mem[w], scoreboard_n_pending(&s->sb, w));
+        }
+    }
+}

@@ -1,0 +1,203 @@
+/* sim/sm/sm.h: one streaming multiprocessor of the timing model, as an
+ * engine unit in the core clock domain (spec baseline-gpu.md 1.2, 2.1-2.8,
+ * 3.2, 3.3; docs/sm.md).
+ *
+ * What is modelled: the SM pipeline assembled from its units, per core
+ * cycle t, back to front:
+ *   1. replies: the reply network's receiver half (icnt_rx) delivers into a
+ *      SM_EJECT-packet ejection buffer; its head goes to the instruction
+ *      cache (request ids with SM_ID_INST) or to the LD/ST unit;
+ *   2. LD/ST unit (sim/sm/ldst.c): caches, completions; a completed global
+ *      load or atomic writes its destination registers through the
+ *      executor (func_sm_mem_complete); every memory instruction with
+ *      destinations then queues for the LD/ST writeback port of the pipes;
+ *   3. pipes and operand collectors (sim/sm/pipes.c, opcoll.c): writeback
+ *      (which releases the scoreboard), dispatch, register-bank reads; the
+ *      MEM latch feeds the LD/ST unit's input latch;
+ *   4. fetch/decode and the I-buffer on the instruction cache (fetch.c);
+ *   5. warps that changed state outside their own issue (exit, barrier
+ *      release) are picked up from the executor;
+ *   6. the warp schedulers (sched.c, policy by config) issue at most one
+ *      instruction each: the instruction executes at issue through the
+ *      functional executor (func_sm_issue) and reserves its destinations in
+ *      the scoreboard; global accesses become memops for the LD/ST unit;
+ *   7. one request per cycle (instruction cache and LD/ST unit alternating)
+ *      enters the request network's sender half (icnt_tx), which sends
+ *      flits as engine messages;
+ *   8. CTAs whose warps have all exited and drained (no register write,
+ *      memory instruction or store acknowledgement outstanding) are
+ *      released and reported to the dispatcher (serial step).
+ * Issue rules beyond the scoreboard: a warp at a barrier waits; a warp
+ * with a fence in flight waits (MEM_ORDER); call and ret wait until the
+ * warp's loads and register writes are done (NOTE(call-drain) in sm.c);
+ * sched.max_outstanding_mem_per_warp bounds memory instructions in flight.
+ *
+ * What is not modelled: texture units, the DP pipe as a separate unit (fp64
+ * runs on SP/SFU with its own latencies, spec 3.2), a pipeline clock other
+ * than the core clock (sm.pipe_clock_div is 1), shared-memory atomics as
+ * bank operations (they execute at issue, timed as a shared load).
+ *
+ * Threading: a struct sm belongs to its engine partition's thread; the
+ * serial step (CTA start, kernel start) may touch it between quanta.
+ * Hot path: no allocation, locks or strings; tables are pre-decoded per
+ * kernel (struct sm_kernel).
+ */
+#ifndef GPUSIM_SIM_SM_SM_H
+#define GPUSIM_SIM_SM_SM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "partitions/addrmap.h"
+#include "sim/common.h"
+#include "sim/func/func.h"
+#include "sim/icnt.h"
+#include "sim/mem/memreq.h"
+#include "sim/sm/fetch.h"
+#include "sim/sm/l1ro.h"
+#include "sim/sm/ldst.h"
+#include "sim/sm/memop.h"
+#include "sim/sm/opcoll.h"
+#include "sim/sm/pipes.h"
+#include "sim/sm/sched.h"
+#include "sim/sm/scoreboard.h"
+#include "sim/stats.h"
+#include "sync/engine.h"
+
+struct sim_cfg;
+
+#define SM_EJECT 4u              /* reply packets the ejection buffer holds (entries) */
+#define SM_MO_POOL 16u           /* memory instructions between issue and the LD/ST latch (entries) */
+#define SM_ID_INST 0x20000000u   /* request-id bit of instruction-cache requests */
+#define SM_MAX_CTA 32u           /* largest sm.max_cta */
+#define SM_WB_OVF 64u            /* LD/ST results waiting for the pipes' writeback queue (entries) */
+
+/* Per-instruction flags of the pre-decoded kernel (struct sm_kernel). */
+enum {
+    SMI_MEM = 1u << 0,   /* MEM pipe class */
+    SMI_DRAIN = 1u << 1, /* call / ret: wait for the warp's loads and writes (NOTE(call-drain)) */
+    SMI_LOAD = 1u << 2,  /* ld/ldu/atom: a load-type access (long latency when global/local) */
+};
+
+/* One kernel, pre-decoded for every function of its module; built by the
+ * serial step at kernel start, read-only while quanta run. */
+struct sm_kernel {
+    const struct func_launch *fl;   /* the launch (module, entry, params, device memory) */
+    uint32_t n_funcs;               /* functions of the module */
+    uint32_t entry;                 /* function index of the kernel */
+    struct sb_regs **sbr;           /* [func][pc] scoreboard ids */
+    struct pipe_op **pop;           /* [func][pc] collector/pipe template (warp, tag filled at issue) */
+    uint8_t **flags;                /* [func][pc] SMI_* */
+    struct fetch_code code;         /* code segment of the module */
+    uint64_t local_base;            /* device address of SM 0's local-memory region (bytes) */
+    uint64_t local_region;          /* bytes of local memory per SM region */
+    uint64_t local_per_thread;      /* bytes of one thread's local window (multiple of 16) */
+    uint32_t ctas_per_sm;           /* occupancy (CTAs) */
+    uint32_t warps_per_cta;         /* warps */
+};
+
+/* Model-wide description shared by every SM (read-only while quanta run). */
+struct sm_shared {
+    const struct sim_cfg *cfg;        /* whole configuration */
+    struct ldst_params lp;            /* LD/ST unit parameters from the config */
+    const struct icnt_topo *topo;     /* network endpoints */
+    const struct icnt_net_cfg *net;   /* flit sizes */
+    const struct addrmap *map;        /* address -> sub-partition */
+    uint64_t store_bytes;             /* partition-local bytes mapped (routing check) */
+    const uint32_t *ep_unit;          /* [n_ep] engine unit hosting each endpoint */
+    ps_t core_ps;                     /* core (= pipeline = icnt) clock period (ps) */
+    struct stats *stats;              /* registry or NULL */
+    uint32_t max_warps;               /* warp slots per SM (sm.max_warps) */
+    uint32_t max_cta;                 /* CTA slots per SM (sm.max_cta) */
+};
+
+struct sm_stats {
+    uint64_t insts;          /* warp instructions issued */
+    uint64_t mem_insts;      /* warp memory instructions handed to the LD/ST unit */
+    uint64_t active_cycles;  /* core cycles with at least one resident CTA */
+    uint64_t ctas;           /* CTAs completed */
+    uint64_t warps;          /* warps launched */
+    uint64_t drain_stall;    /* issue checks that found a call/ret waiting for the warp to drain */
+    uint64_t eject_full;     /* cycles a reply waited in the ejection buffer for its cache */
+    uint64_t req_stall;      /* cycles a request waited for room in the injection buffer */
+};
+
+struct sm_mo {
+    struct memop op;   /* the instruction's accesses (filled by the executor at issue) */
+    bool used;         /* entry holds an instruction */
+};
+
+struct sm {
+    uint32_t id;                  /* SM id = request-network endpoint */
+    uint32_t unit;                /* engine unit */
+    const struct sm_shared *sh;
+    const struct sm_kernel *k;    /* running kernel, NULL between kernels */
+    struct func_sm *fx;           /* executor of the running kernel on this SM */
+    struct func_stats fst;        /* this SM's executor counters (added to the context's per kernel) */
+    uint64_t cycle;               /* current core cycle (executor's %clock) */
+    uint64_t last_cycle;          /* last ticked cycle (CYCLE_NEVER = none) */
+    uint64_t last_issue;          /* cycle of the last issue (watchdog) */
+    bool was_active;              /* a CTA was resident at the end of the last tick */
+    struct eng_ctx *ctx;          /* engine context during tick / recv */
+    ps_t now;                     /* time of the current tick / recv (ps) */
+
+    struct l1ro l1i;              /* instruction cache */
+    struct fetch_unit fetch;      /* fetch, decode, I-buffers */
+    struct wsched sched;          /* warp schedulers */
+    struct scoreboard sb;         /* pending register writes */
+    struct opcoll oc;             /* operand collectors, register banks */
+    struct pipes pipes;           /* SP/SFU/MEM pipes, writeback */
+    struct ldst ldst;             /* LD/ST unit, L1D, constant cache */
+    struct icnt_tx tx;            /* request network, sender half */
+    struct icnt_rx rx;            /* reply network, receiver half */
+    struct wsched_port port;      /* the scheduler's view of this SM */
+
+    struct mem_reply eject[SM_EJECT]; /* ejection buffer (ring) */
+    uint32_t ej_head, ej_n;
+    struct sm_mo mo[SM_MO_POOL];  /* memory instructions before the LD/ST latch */
+    uint32_t mo_free[SM_MO_POOL];
+    uint32_t n_mo_free;
+    struct memop scratch;         /* memop target of instructions without memory access */
+    struct pipe_op wbq[SM_WB_OVF];/* LD/ST results waiting for the pipes' writeback queue (ring) */
+    uint32_t wbq_head, wbq_n;
+    uint8_t rr_req;               /* request arbiter: 0 = instruction cache first */
+
+    uint32_t *w_mem;              /* [max_warps] memory instructions issued and not completed */
+    uint8_t *w_fence;             /* [max_warps] a fence is in flight */
+    uint8_t *w_live;              /* [max_warps] warp known to schedulers and fetch */
+    uint32_t *ev;                 /* [max_warps] scratch for func_sm_take_events */
+    uint32_t cta_lin[SM_MAX_CTA]; /* linear id of the CTA in each slot */
+    uint8_t cta_live[SM_MAX_CTA]; /* slot holds a CTA */
+    uint32_t n_cta;               /* live CTA slots */
+    uint64_t cta_seq;             /* CTAs launched on this SM (scheduler age) */
+    uint32_t done[SM_MAX_CTA];    /* linear ids of CTAs finished since the last serial step */
+    uint32_t n_done;
+    int err;                      /* executor error (GS_ERR_*), 0 none; stops the run */
+    struct sm_stats st;
+};
+
+/* Partition init, on the owning thread: allocate and bind. */
+struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t id, uint32_t unit);
+void sm_fini(struct sm *s);
+void sm_stats_register(struct sm *s, struct stats *reg);
+extern const struct eng_unit_ops sm_unit_ops;
+
+/* Serial step / between runs. Kernel start: install k, create the executor
+ * (fl with this SM's counters), invalidate the L1s. false on host memory
+ * exhaustion. */
+bool sm_kernel_start(struct sm *s, const struct sm_kernel *k, const struct func_launch *fl);
+/* Kernel end (every CTA done): drop the executor; its counters stay in fst. */
+void sm_kernel_end(struct sm *s);
+/* Put CTA `lin` on this SM at cycle t (the dispatcher has checked room). */
+void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t);
+/* Nothing in flight in the SM's memory pipeline and interconnect halves. */
+bool sm_mem_idle(const struct sm *s);
+/* Watchdog dump: one line per resident warp, with what it waits for. */
+void sm_dump(const struct sm *s, FILE *out);
+
+/* Pre-decode a kernel's module (serial step). false with a message when an
+ * instruction exceeds the scoreboard or collector limits. */
+bool sm_kernel_build(struct sm_kernel *k, const struct func_launch *fl, char *err, size_t err_len);
+void sm_kernel_free(struct sm_kernel *k);
+
+#endif /* GPUSIM_SIM_SM_SM_H */
