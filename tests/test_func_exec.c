@@ -281,8 +281,9 @@ static void test_bad_input(void)
     gs_ctx_destroy(c);
 
     const char *ov[] = {"sim.mode=timing", NULL};
-    TAP_OK(gs_ctx_create(NULL, ov) == NULL, "timing mode refused");
-    TAP_OK(strstr(gs_last_error(NULL), "timing") != NULL, "message: %s", gs_last_error(NULL));
+    gs_ctx *tc = gs_ctx_create(NULL, ov);
+    TAP_OK(tc != NULL, "a timing-mode context is created (its behaviour: test_timing)");
+    gs_ctx_destroy(tc);
     const char *ov2[] = {"gpu.bogus_key=1", NULL};
     TAP_OK(gs_ctx_create(NULL, ov2) == NULL, "unknown config key refused");
 }
