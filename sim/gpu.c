@@ -112,7 +112,8 @@ static void port_start_cta(void *ctx, uint32_t sm, uint32_t cta, struct dispatch
 {
     struct gpu *g = ctx;
     (void)xyz;
-    sm_cta_start(g->sms[sm], cta, cyc_at(g, g->ser_now));
+    uint64_t div = g->ssh.pipe_div;
+    sm_cta_start(g->sms[sm], cta, (cyc_at(g, g->ser_now) + div - 1) / div);
     eng_wake_serial(g->ser_eng, g->sm_unit[sm], g->ser_now);
 }
 
@@ -213,8 +214,8 @@ static bool serial(void *model, struct engine *eng, ps_t now)
     if (g->kstarted) {
         uint64_t last = g->t_kernel_start;
         for (uint32_t i = 0; i < g->n_sm; i++)
-            if (g->sms[i]->last_issue > last)
-                last = g->sms[i]->last_issue;
+            if (g->sms[i]->last_issue * g->ssh.pipe_div > last)
+                last = g->sms[i]->last_issue * g->ssh.pipe_div;
         if (c > last && c - last > g->cfg->sim.watchdog_cycles) {
             watchdog_fire(g, c, last);
             return false;
@@ -294,7 +295,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     sh->net_cfg = &cfg->icnt_net;
     sh->map = &g->map;
     sh->topo = &g->topo;
-    sh->pipe_period_ps = per.core;
+    sh->pipe_period_ps = per.core * cfg->sm.pipe_clock_div;
     sh->period_ps[MPU_DOM_DRAM] = per.dram;
     sh->period_ps[MPU_DOM_L2] = per.l2;
     sh->period_ps[MPU_DOM_ICNT] = per.icnt;
@@ -322,6 +323,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     ss->store_bytes = g->map.local_bytes;
     ss->ep_unit = g->ep_unit;
     ss->core_ps = per.core;
+    ss->pipe_div = (uint32_t)cfg->sm.pipe_clock_div;
     ss->stats = stats;
     ss->max_warps = (uint32_t)cfg->sm.max_warps;
     ss->max_cta = (uint32_t)cfg->sm.max_cta;

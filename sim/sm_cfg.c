@@ -18,6 +18,8 @@ static const struct cfg_key sm_keys[] = {
      "32-bit registers per SM (register-file budget shared by resident CTAs)"},
     {"max_block_threads", CFG_UINT, offsetof(struct sm_cfg, max_block_threads), 32, 1024, "1024", NULL,
      "largest CTA (threads) a launch may request"},
+    {"pipe_clock_div", CFG_UINT, offsetof(struct sm_cfg, pipe_clock_div), 1, 4, "1", NULL,
+     "core clock edges per SM pipeline cycle (2 for the 1.4 GHz Fermi hot-clock presets; spec 3.1)"},
 };
 
 const struct cfg_section sm_cfg_section = {"sm", "streaming multiprocessor resources", offsetof(struct sim_cfg, sm),

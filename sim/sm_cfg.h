@@ -20,6 +20,7 @@ struct sm_cfg {
     uint64_t max_warps;   /* sm.max_warps (warps) per SM */
     uint64_t n_regs;      /* sm.n_regs (32-bit registers) per SM */
     uint64_t max_block_threads; /* sm.max_block_threads (threads): largest CTA a launch may use */
+    uint64_t pipe_clock_div; /* sm.pipe_clock_div: core edges per pipeline cycle (1 = pipeline at core clock) */
 };
 
 struct smem_cfg {

@@ -381,11 +381,12 @@ static void replies(struct sm *s, uint64_t c)
     }
 }
 
-static void requests(struct sm *s, uint64_t c)
+/* At pipeline cycle p (core / icnt cycle c): one request into the sender half. */
+static void requests(struct sm *s, uint64_t p, uint64_t c)
 {
     for (int k = 0; k < 2; k++) {
         bool inst = (s->rr_req + k) % 2 == 0;
-        const struct mem_req *q = inst ? l1ro_peek_req(&s->l1i, c) : ldst_peek_req(&s->ldst, c);
+        const struct mem_req *q = inst ? l1ro_peek_req(&s->l1i, p) : ldst_peek_req(&s->ldst, p);
         if (!q)
             continue;
         uint32_t nf = icnt_req_flits(s->sh->net, q);
@@ -394,7 +395,7 @@ static void requests(struct sm *s, uint64_t c)
             return;
         }
         struct mem_req r;
-        bool ok = inst ? l1ro_pop_req(&s->l1i, &r, c) : ldst_pop_req(&s->ldst, &r, c);
+        bool ok = inst ? l1ro_pop_req(&s->l1i, &r, p) : ldst_pop_req(&s->ldst, &r, p);
         SIM_ASSERT(ok, "sm[%u]: request vanished", s->id);
         if (inst) {
             SIM_ASSERT(!(r.id & (SM_ID_INST | L1D_ID_FILL)), "sm[%u]: l1i id 0x%x", s->id, r.id);
@@ -407,66 +408,79 @@ static void requests(struct sm *s, uint64_t c)
     }
 }
 
+/* NOTE(pipe-clock): the unit ticks on core edges (= interconnect edges);
+ * the pipeline (caches, LD/ST, pipes, fetch, schedulers) steps on every
+ * sm.pipe_clock_div-th core edge, in pipeline cycles p = core cycle / div.
+ * The interconnect halves step on every core edge. Requests leave the LD/ST
+ * unit and replies enter it on pipeline edges. */
 static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
 {
     struct sm *s = self;
     s->ctx = ctx;
     s->now = now;
-    uint64_t c = now / s->sh->core_ps;
-    s->cycle = c;
+    uint64_t c = now / s->sh->core_ps, div = s->sh->pipe_div;
     if (s->err)
         return PS_NEVER;
-    uint64_t next = CYCLE_NEVER;
-#define NEXT(x)                                                                                                \
-    do {                                                                                                       \
-        uint64_t n_ = (x);                                                                                     \
-        if (n_ < next)                                                                                         \
-            next = n_;                                                                                         \
-    } while (0)
-    NEXT(icnt_rx_tick(&s->rx, c));
-    replies(s, c);
-    if (s->k) {
-        if (s->was_active) /* the cycles since the last tick had a resident CTA */
-            s->st.active_cycles += c - s->last_cycle;
-        NEXT(ldst_tick(&s->ldst, c));
-        while (s->wbq_n && pipes_ldst_wb_push(&s->pipes, &s->wbq[s->wbq_head])) {
-            s->wbq_head = (s->wbq_head + 1) % SM_WB_OVF;
-            s->wbq_n--;
+    uint64_t next_c = CYCLE_NEVER, next_p = CYCLE_NEVER; /* next core edge, next pipeline cycle */
+#define NEXTC(x) do { uint64_t n_ = (x); if (n_ < next_c) next_c = n_; } while (0)
+#define NEXTP(x) do { uint64_t n_ = (x); if (n_ < next_p) next_p = n_; } while (0)
+    NEXTC(icnt_rx_tick(&s->rx, c));
+    if (c % div == 0) {
+        uint64_t p = c / div;
+        s->cycle = p;
+        replies(s, p);
+        if (s->k) {
+            if (s->was_active) /* the cycles since the last tick had a resident CTA */
+                s->st.active_cycles += p - s->last_cycle;
+            NEXTP(ldst_tick(&s->ldst, p));
+            while (s->wbq_n && pipes_ldst_wb_push(&s->pipes, &s->wbq[s->wbq_head])) {
+                s->wbq_head = (s->wbq_head + 1) % SM_WB_OVF;
+                s->wbq_n--;
+            }
+            NEXTP(pipes_tick(&s->pipes, &s->oc, p));
+            struct pipe_op mop;
+            while (ldst_can_accept(&s->ldst) && pipes_mem_pop(&s->pipes, &mop)) {
+                if (mop.tag & TAG_POOL) {
+                    uint32_t i = tag_pool(mop.tag);
+                    bool ok = ldst_push(&s->ldst, &s->mo[i].op, p);
+                    SIM_ASSERT(ok, "sm[%u]: LD/ST latch refused", s->id);
+                    s->mo[i].used = false;
+                    s->mo_free[s->n_mo_free++] = i;
+                    s->st.mem_insts++;
+                } else if (s->k->sbr[tag_func(mop.tag)][tag_pc(mop.tag)].n_dst)
+                    wb_push(s, &mop);
+                NEXTP(p + 1);
+            }
+            NEXTP(fetch_tick(&s->fetch, p));
+            take_events(s);
+            /* Ticked even with no CTA resident, so that the schedulers see
+             * the cycle after the last exit (their stall accounting). */
+            NEXTP(wsched_tick(&s->sched, p, &s->port));
+            if (s->err)
+                return PS_NEVER;
+            take_events(s);
+            cta_check(s);
+            if (s->wbq_n)
+                NEXTP(p + 1);
         }
-        NEXT(pipes_tick(&s->pipes, &s->oc, c));
-        struct pipe_op mop;
-        while (ldst_can_accept(&s->ldst) && pipes_mem_pop(&s->pipes, &mop)) {
-            if (mop.tag & TAG_POOL) {
-                uint32_t i = tag_pool(mop.tag);
-                bool ok = ldst_push(&s->ldst, &s->mo[i].op, c);
-                SIM_ASSERT(ok, "sm[%u]: LD/ST latch refused", s->id);
-                s->mo[i].used = false;
-                s->mo_free[s->n_mo_free++] = i;
-                s->st.mem_insts++;
-            } else if (s->k->sbr[tag_func(mop.tag)][tag_pc(mop.tag)].n_dst)
-                wb_push(s, &mop);
-            NEXT(c + 1);
-        }
-        NEXT(fetch_tick(&s->fetch, c));
-        take_events(s);
-        /* Ticked even with no CTA resident, so that the schedulers see the
-         * cycle after the last exit (their stall accounting needs it). */
-        NEXT(wsched_tick(&s->sched, c, &s->port));
-        if (s->err)
-            return PS_NEVER;
-        take_events(s);
-        cta_check(s);
-        if (s->wbq_n)
-            NEXT(c + 1);
+        requests(s, p, c);
+        if (s->ej_n || ldst_peek_req(&s->ldst, p + 1) || l1ro_peek_req(&s->l1i, p + 1))
+            NEXTP(p + 1);
+        s->last_cycle = p;
+        s->was_active = s->n_cta > 0;
+        s->pipe_next = next_p;
+    } else {
+        /* between pipeline edges (woken by a message): keep what the last
+         * pipeline step asked for */
+        NEXTP(s->pipe_next);
+        if (s->ej_n)
+            NEXTP(c / div + 1);
     }
-    requests(s, c);
-    NEXT(icnt_tx_tick(&s->tx, c));
-    if (s->ej_n || (s->k && (ldst_peek_req(&s->ldst, c + 1) || l1ro_peek_req(&s->l1i, c + 1))))
-        NEXT(c + 1);
-#undef NEXT
-    s->last_cycle = c;
-    s->was_active = s->n_cta > 0;
-    return next == CYCLE_NEVER ? PS_NEVER : next * s->sh->core_ps;
+    NEXTC(icnt_tx_tick(&s->tx, c));
+#undef NEXTC
+#undef NEXTP
+    uint64_t n = next_p == CYCLE_NEVER ? next_c : MIN(next_c, next_p * div);
+    return n == CYCLE_NEVER ? PS_NEVER : n * s->sh->core_ps;
 }
 
 static ps_t sm_recv(void *self, struct eng_ctx *ctx, const struct eng_msg *m, ps_t now)
@@ -499,6 +513,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     s->unit = unit;
     s->sh = sh;
     s->last_cycle = CYCLE_NEVER;
+    s->pipe_next = CYCLE_NEVER;
     l1ro_init(&s->l1i, &cv->l1i, "l1i", (int)id);
     fetch_init(&s->fetch, sh->max_warps, &s->l1i, (int)id);
     wsched_init(&s->sched, &cv->sched, sh->max_warps);

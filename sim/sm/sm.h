@@ -4,6 +4,7 @@
  *
  * What is modelled: the SM pipeline assembled from its units, per core
  * cycle t, back to front:
+ * (cycles are pipeline cycles: core cycles / sm.pipe_clock_div, NOTE(pipe-clock))
  *   1. replies: the reply network's receiver half (icnt_rx) delivers into a
  *      SM_EJECT-packet ejection buffer; its head goes to the instruction
  *      cache (request ids with SM_ID_INST) or to the LD/ST unit;
@@ -34,7 +35,7 @@
  *
  * What is not modelled: texture units, the DP pipe as a separate unit (fp64
  * runs on SP/SFU with its own latencies, spec 3.2), a pipeline clock other
- * than the core clock (sm.pipe_clock_div is 1), shared-memory atomics as
+ * than the core clock is supported (sm.pipe_clock_div), shared-memory atomics as
  * bank operations (they execute at issue, timed as a shared load).
  *
  * Threading: a struct sm belongs to its engine partition's thread; the
@@ -105,7 +106,8 @@ struct sm_shared {
     const struct addrmap *map;        /* address -> sub-partition */
     uint64_t store_bytes;             /* partition-local bytes mapped (routing check) */
     const uint32_t *ep_unit;          /* [n_ep] engine unit hosting each endpoint */
-    ps_t core_ps;                     /* core (= pipeline = icnt) clock period (ps) */
+    ps_t core_ps;                     /* core (= icnt) clock period (ps) */
+    uint32_t pipe_div;                /* sm.pipe_clock_div: core edges per pipeline cycle */
     struct stats *stats;              /* registry or NULL */
     uint32_t max_warps;               /* warp slots per SM (sm.max_warps) */
     uint32_t max_cta;                 /* CTA slots per SM (sm.max_cta) */
@@ -134,9 +136,10 @@ struct sm {
     const struct sm_kernel *k;    /* running kernel, NULL between kernels */
     struct func_sm *fx;           /* executor of the running kernel on this SM */
     struct func_stats fst;        /* this SM's executor counters (added to the context's per kernel) */
-    uint64_t cycle;               /* current core cycle (executor's %clock) */
-    uint64_t last_cycle;          /* last ticked cycle (CYCLE_NEVER = none) */
-    uint64_t last_issue;          /* cycle of the last issue (watchdog) */
+    uint64_t cycle;               /* current pipeline cycle (executor's %clock) */
+    uint64_t last_cycle;          /* last ticked pipeline cycle (CYCLE_NEVER = none) */
+    uint64_t last_issue;          /* pipeline cycle of the last issue (watchdog) */
+    uint64_t pipe_next;           /* pipeline cycle the last pipeline step asked for (CYCLE_NEVER = none) */
     bool was_active;              /* a CTA was resident at the end of the last tick */
     struct eng_ctx *ctx;          /* engine context during tick / recv */
     ps_t now;                     /* time of the current tick / recv (ps) */
