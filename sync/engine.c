@@ -776,6 +776,17 @@ static int plan_threads(struct engine *e, const struct eng_run_opts *o, unsigned
         *n_mem_thr = n_mem ? n : 0;
         return 0;
     }
+    /* NOTE(mixed-threads): without an explicit split every thread owns a
+     * contiguous slice of the SM partitions and a slice of the memory
+     * partitions (assign_partitions). SM partitions carry most of the work
+     * of a GPU model, so a split by kind (one memory thread out of two)
+     * would leave the SM thread as the bottleneck; partitions never share
+     * state, so mixing kinds on a thread changes nothing in the results. */
+    if (!o->sm_threads) {
+        *n_sm_thr = n;
+        *n_mem_thr = 0;
+        return 0;
+    }
     /* Split in proportion to partition counts, at least one thread each. */
     unsigned m = (unsigned)((2ull * n * n_mem + e->n_parts) / (2ull * e->n_parts));
     if (m < 1)
@@ -810,7 +821,9 @@ static void assign_partitions(struct engine *e, unsigned n_sm_thr, unsigned n_me
         } else if (e->parts[p].kind == ENG_PART_SM) {
             owner[p] = (int)((uint64_t)i_sm++ * n_sm_thr / n_sm);
         } else if (n_mem_thr == 0) {
-            owner[p] = 0;
+            /* mixed threads: memory slices in reverse thread order, so that
+             * the thread with the smaller SM slice gets the larger memory one */
+            owner[p] = (int)(n_sm_thr - 1 - (uint64_t)i_mem++ * n_sm_thr / n_mem);
         } else {
             owner[p] = (int)(n_sm_thr + (uint64_t)i_mem++ * n_mem_thr / n_mem);
         }

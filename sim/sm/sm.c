@@ -210,8 +210,7 @@ static void pipes_wb(void *ctx, const struct pipe_op *op, cycle_t now)
 static enum wsched_why port_check(void *ctx, uint32_t w)
 {
     struct sm *s = ctx;
-    uint32_t slot = w / wpc(s), wid = w % wpc(s);
-    int st = func_sm_warp_state(s->fx, slot, wid);
+    int st = s->w_st[w];
     if (st == FUNC_W_BAR)
         return WSCHED_BARRIER;
     if (st == FUNC_W_DONE)
@@ -252,6 +251,14 @@ static void follow_pc(struct sm *s, uint32_t w)
         fetch_redirect_func(&s->fetch, w, func, pc, s->cycle);
     else
         fetch_redirect(&s->fetch, w, pc, s->cycle);
+}
+
+/* Mirror the executor's warp states of CTA slot `slot` (port_check reads
+ * the mirror: it runs for every warp every cycle). */
+static void refresh_cta(struct sm *s, uint32_t slot)
+{
+    for (uint32_t i = 0; i < wpc(s); i++)
+        s->w_st[slot * wpc(s) + i] = (uint8_t)func_sm_warp_state(s->fx, slot, i);
 }
 
 static uint32_t port_issue(void *ctx, uint32_t w)
@@ -309,7 +316,10 @@ static uint32_t port_issue(void *ctx, uint32_t w)
         }
     }
     opcoll_issue(&s->oc, &op, s->cycle);
-    if (func_sm_warp_state(s->fx, slot, wid) != FUNC_W_DONE)
+    int st = func_sm_warp_state(s->fx, slot, wid);
+    if (st != FUNC_W_RUN || s->w_st[w] != FUNC_W_RUN) /* a barrier or an exit may release the CTA's others */
+        refresh_cta(s, slot);
+    if (st != FUNC_W_DONE)
         follow_pc(s, w);
     return lng ? WSCHED_ISSUE_LONG : 0;
 }
@@ -331,7 +341,8 @@ static void take_events(struct sm *s)
     while ((n = func_sm_take_events(s->fx, s->ev, s->sh->max_warps)) > 0)
         for (uint32_t i = 0; i < n; i++) {
             uint32_t w = s->ev[i];
-            if (func_sm_warp_state(s->fx, w / wpc(s), w % wpc(s)) == FUNC_W_DONE)
+            s->w_st[w] = (uint8_t)func_sm_warp_state(s->fx, w / wpc(s), w % wpc(s));
+            if (s->w_st[w] == FUNC_W_DONE)
                 warp_gone(s, w);
             else if (s->w_live[w])
                 follow_pc(s, w);
@@ -534,6 +545,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     s->w_mem = eng_alloc(ctx, sh->max_warps * sizeof *s->w_mem);
     s->w_fence = eng_alloc(ctx, sh->max_warps);
     s->w_live = eng_alloc(ctx, sh->max_warps);
+    s->w_st = eng_alloc(ctx, sh->max_warps);
     s->ev = eng_alloc(ctx, sh->max_warps * sizeof *s->ev);
     eng_unit_bind(ctx, unit, s);
     return s;
@@ -630,6 +642,7 @@ void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t)
         s->w_mem[w] = 0;
         s->w_fence[w] = 0;
         s->w_live[w] = 1;
+        s->w_st[w] = FUNC_W_RUN;
         fetch_warp_launch(&s->fetch, w, k->entry, 0, t);
         wsched_warp_launch(&s->sched, w, seq);
         s->st.warps++;

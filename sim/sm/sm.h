@@ -168,6 +168,7 @@ struct sm {
     uint32_t *w_mem;              /* [max_warps] memory instructions issued and not completed */
     uint8_t *w_fence;             /* [max_warps] a fence is in flight */
     uint8_t *w_live;              /* [max_warps] warp known to schedulers and fetch */
+    uint8_t *w_st;                /* [max_warps] enum func_wstate, mirrored from the executor */
     uint32_t *ev;                 /* [max_warps] scratch for func_sm_take_events */
     uint32_t cta_lin[SM_MAX_CTA]; /* linear id of the CTA in each slot */
     uint8_t cta_live[SM_MAX_CTA]; /* slot holds a CTA */
