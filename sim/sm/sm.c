@@ -636,6 +636,8 @@ void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t)
     s->n_cta++;
     func_sm_cta_start(s->fx, c, lin);
     uint64_t seq = s->cta_seq++;
+    if (t < s->pipe_next) /* the serial step's wake may land between pipeline edges */
+        s->pipe_next = t;
     for (uint32_t i = 0; i < k->warps_per_cta; i++) {
         uint32_t w = c * k->warps_per_cta + i;
         scoreboard_warp_reset(&s->sb, w);

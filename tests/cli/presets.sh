@@ -12,7 +12,7 @@
 #   - the timing-mode rules that hold for every preset: clock.icnt equals
 #     clock.core (the SM steps its interconnect halves on core edges) and a
 #     1.4 GHz hot-clock core has sm.pipe_clock_div = 2 (spec 3.1);
-#   - 'gpusim run vectoradd --size tiny -q -o sim.mode=timing -c <name>'
+#   - 'gpusim run vectoradd|reduction --size tiny -q -o sim.mode=timing -c <name>'
 #     exits 0, i.e. the result verified against the CPU reference. Presets
 #     with sm.pipe_clock_div > 1 need the timing model's pipeline-clock
 #     support; their description says "hot clock".
@@ -83,5 +83,9 @@ for f in "${files[@]}"; do
   what="$name: run vectoradd --size tiny in timing mode verifies"
   [ "${div:-1}" != "1" ] && what="$what (hot clock, sm.pipe_clock_div = $div)"
   expect_exit 0 "$what" -- "$GPUSIM" run vectoradd --size tiny -q -o sim.mode=timing -c "$name"
+  # reduction: barriers and several kernels; caught a lost pipeline wake
+  # with sm.pipe_clock_div = 2 on mesh presets (CTA start between edges)
+  expect_exit 0 "$name: run reduction --size tiny in timing mode verifies" -- \
+    "$GPUSIM" run reduction --size tiny -q -o sim.mode=timing -c "$name"
 done
 finish
