@@ -453,9 +453,9 @@ int gpu_launch(struct gpu *g, const struct func_launch *l, uint32_t ctas_per_sm,
     g->ctas_total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     g->ctas_done = 0;
     clock_gettime(CLOCK_MONOTONIC, &g->t0);
-    g->last_line = -1;
+    g->last_line = 0; /* first line after 0.5 s: short kernels print nothing */
     int rc = run(g, l->err, l->err_len);
-    if (g->host.progress)
+    if (g->host.progress && g->last_line > 0)
         fputs("\r\033[K", stderr);
     if (!rc && g->err)
         rc = g->err;
