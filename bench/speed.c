@@ -90,6 +90,7 @@ struct cell {
     struct run_result r;  /* r.status is RUN_NOT_RUN until measured */
     int signal;           /* RUN_CRASHED: the signal; RUN_NO_RESULT: the exit code */
     long maxrss_kib;      /* peak RSS of the child (KiB, ru_maxrss) */
+    double cpu_s;         /* user + system CPU seconds of the child (all its threads) */
 };
 
 struct bench {
@@ -108,6 +109,7 @@ struct bench {
     unsigned max_threads;          /* --max-threads */
     struct cell *cells;            /* [cfg][wl][mode][threads] */
     double total_s;                /* wall seconds of the whole benchmark so far */
+    double load_start, load_end;   /* 1-minute load average (/proc/loadavg) before and after; -1 unknown */
 };
 
 static double now_s(void)
@@ -116,6 +118,22 @@ static double now_s(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+/* 1-minute load average, -1 when unknown. Other processes on the host
+ * take CPU from the engine threads; the report shows it. */
+static double load_average(void)
+{
+    double l = -1.0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1)
+            l = -1.0;
+        fclose(f);
+    }
+    return l;
+}
+
+static double tv_s(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6; }
 
 static double rate(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
@@ -286,6 +304,7 @@ static void measure(const struct bench *b, unsigned ci, unsigned wi, unsigned mi
     while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
         ;
     c->maxrss_kib = ru.ru_maxrss; /* Linux: KiB */
+    c->cpu_s = tv_s(ru.ru_utime) + tv_s(ru.ru_stime);
     if (WIFSIGNALED(st)) {
         c->r.status = RUN_CRASHED;
         c->signal = WTERMSIG(st);
@@ -422,9 +441,13 @@ static void print_markdown(const struct bench *b)
     machine_print_markdown(&b->m);
     printf("- workload size %s, seed 1; one run per cell; threads pinned one per physical core first\n",
            wl_size_name(b->size));
-    printf("- total benchmark wall time: %.1f s\n\n", b->total_s);
+    printf("- total benchmark wall time: %.1f s; 1-minute load average %.2f before, %.2f after (a load above\n"
+           "  the benchmark's own threads means other processes shared the CPUs)\n\n",
+           b->total_s, b->load_start, b->load_end);
     printf("Columns: **kernel s** is host wall time inside kernels (the rates, speed-up and efficiency use it);\n"
-           "**run s** is the whole run (inputs, copies, CPU reference, check). **Mwi/s** is simulated warp\n"
+           "**run s** is the whole run (inputs, copies, CPU reference, check); **CPU s** is the user + system\n"
+           "CPU time of the run's process, all threads (CPU s / run s near the thread count means the threads\n"
+           "were busy, near 1 that they mostly waited). **Mwi/s** is simulated warp\n"
            "instructions per host second (millions), **Kcyc/s** simulated core cycles per host second\n"
            "(thousands). **speed-up** is over the same workload and mode at 1 thread; **eff.** is speed-up /\n"
            "engine threads. **RSS** is the peak resident set of the run's process (MiB). **IPC** is thread\n"
@@ -432,9 +455,9 @@ static void print_markdown(const struct bench *b)
     for (unsigned ci = 0; ci < b->n_cfgs; ci++) {
         const struct config *cf = &b->cfgs[ci];
         printf("## %s (L = %llu ps)\n\n", cf->name, (unsigned long long)cf->l_ps);
-        printf("| workload | mode | threads | kernel s | run s | Mwi/s | Kcyc/s | speed-up | eff. | RSS MiB | cycles "
-               "| IPC | IPC err | result |\n");
-        printf("|:--|:--|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:--|\n");
+        printf("| workload | mode | threads | kernel s | run s | CPU s | Mwi/s | Kcyc/s | speed-up | eff. | RSS MiB "
+               "| cycles | IPC | IPC err | result |\n");
+        printf("|:--|:--|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:--|\n");
         for (unsigned wi = 0; wi < b->n_wls; wi++)
             for (unsigned mi = 0; mi < b->n_modes; mi++)
                 for (unsigned ti = 0; ti < b->n_threads; ti++) {
@@ -454,14 +477,15 @@ static void print_markdown(const struct bench *b)
                         snprintf(ie, sizeof ie, "-");
                     if (ipc_error(b, ci, wi, mi, ti, &err))
                         snprintf(ie, sizeof ie, "%+.2f%%", 100.0 * err);
-                    if (c->r.status == RUN_NOT_RUN || c->r.status == RUN_CRASHED || c->r.status == RUN_NO_RESULT) {
-                        printf("| %s | %s | %s | | | | | | | %.1f | | | | %s |\n", b->wls[wi]->desc->name,
-                               b->modes[mi].name, thr, (double)c->maxrss_kib / 1024.0,
+                    if (!cell_ok(c)) { /* a failed run's rates mean nothing: only its cost */
+                        printf("| %s | %s | %s | | | %.2f | | | | | %.1f | | | | %s |\n", b->wls[wi]->desc->name,
+                               b->modes[mi].name, thr, c->cpu_s, (double)c->maxrss_kib / 1024.0,
                                status_text(c, st, sizeof st));
                         continue;
                     }
-                    printf("| %s | %s | %s | %.2f | %.2f | %.3f | %.1f | %s | %s | %.1f | %llu | %.2f | %s | %s |\n",
-                           b->wls[wi]->desc->name, b->modes[mi].name, thr, c->r.kernel_s, c->r.run_s,
+                    printf("| %s | %s | %s | %.2f | %.2f | %.2f | %.3f | %.1f | %s | %s | %.1f | %llu | %.2f | %s "
+                           "| %s |\n",
+                           b->wls[wi]->desc->name, b->modes[mi].name, thr, c->r.kernel_s, c->r.run_s, c->cpu_s,
                            rate(c->r.warp_insts, c->r.kernel_s) * 1e-6, rate(c->r.cycles, c->r.kernel_s) * 1e-3,
                            sp, ef, (double)c->maxrss_kib / 1024.0, (unsigned long long)c->r.cycles,
                            ratio(c->r.thread_insts, c->r.cycles), ie, status_text(c, st, sizeof st));
@@ -492,6 +516,8 @@ static void write_json(struct json_writer *w, void *arg)
     jw_str(w, "workload_size", wl_size_name(b->size));
     jw_u64(w, "seed", 1);
     jw_double(w, "total_seconds", b->total_s);
+    jw_double(w, "load_average_start", b->load_start);
+    jw_double(w, "load_average_end", b->load_end);
     jw_obj_begin(w, "targets");
     jw_double(w, "warp_insts_per_second_1thread", TARGET_WARP_IPS);
     jw_double(w, "speedup_2threads_exact", TARGET_SPEEDUP_2T);
@@ -530,6 +556,7 @@ static void write_json(struct json_writer *w, void *arg)
                     jw_double(w, "ipc", ratio(c->r.thread_insts, c->r.cycles));
                     jw_double(w, "kernel_seconds", c->r.kernel_s);
                     jw_double(w, "run_seconds", c->r.run_s);
+                    jw_double(w, "cpu_seconds", c->cpu_s);
                     jw_double(w, "warp_insts_per_second", rate(c->r.warp_insts, c->r.kernel_s));
                     jw_double(w, "cycles_per_second", rate(c->r.cycles, c->r.kernel_s));
                     double s = speedup(b, ci, wi, mi, ti), err;
@@ -763,6 +790,7 @@ int main(int argc, char **argv)
         b->cells[i].r.status = RUN_NOT_RUN;
 
     double t_start = now_s();
+    b->load_start = b->load_end = load_average();
     size_t done = 0;
     for (unsigned ci = 0; ci < b->n_cfgs; ci++)
         for (unsigned wi = 0; wi < b->n_wls; wi++)
@@ -773,12 +801,14 @@ int main(int argc, char **argv)
                             b->wls[wi]->desc->name, wl_size_name(b->size), b->modes[mi].name, b->threads[ti]);
                     measure(b, ci, wi, mi, ti, c);
                     char st[64];
-                    fprintf(stderr, "        %.2f s in kernels, %.2f s run, %.3f M warp-insts/s, %.1f MiB: %s\n",
-                            c->r.kernel_s, c->r.run_s, rate(c->r.warp_insts, c->r.kernel_s) * 1e-6,
+                    fprintf(stderr, "        %.2f s in kernels, %.2f s run, %.2f CPU s, %.3f M warp-insts/s, "
+                            "%.1f MiB: %s\n",
+                            c->r.kernel_s, c->r.run_s, c->cpu_s, rate(c->r.warp_insts, c->r.kernel_s) * 1e-6,
                             (double)c->maxrss_kib / 1024.0, status_text(c, st, sizeof st));
                     if (!cell_ok(c))
                         rc = 1;
                     b->total_s = now_s() - t_start;
+                    b->load_end = load_average();
                     if (write_json_file(b))
                         rc = 1;
                 }

@@ -497,7 +497,7 @@ int gpu_launch(struct gpu *g, const struct func_launch *l, uint32_t ctas_per_sm,
         d->active_lanes.sum += f->active_lanes.sum;
         d->active_lanes.count += f->active_lanes.count;
         memset(f, 0, sizeof *f);
-        sm_kernel_end(s);
+        sm_kernel_end(s, g->end_ps / g->per.core / g->ssh.pipe_div);
     }
     if (!rc)
         l->st->kernels++;

@@ -19,6 +19,9 @@ static const struct cfg_key simmode_keys[] = {
      "before the run is stopped (0 = off)"},
     {"seed", CFG_UINT, offsetof(struct simmode_cfg, seed), 0, 1.8e19, "1", NULL,
      "seed for randomised model decisions (never for workload inputs)"},
+    {"tick_every_cycle", CFG_BOOL, offsetof(struct simmode_cfg, tick_every_cycle), 0, 1, "false", NULL,
+     "timing mode, for checking the model: tick every SM on every core edge instead of skipping idle "
+     "cycles (results must not change; only slower)"},
 };
 
 const struct cfg_section simmode_cfg_section = {

@@ -26,6 +26,7 @@ struct simmode_cfg {
     uint64_t watchdog_cycles; /* sim.watchdog (core cycles): stop when nothing retires this long */
     uint64_t seed;            /* sim.seed: seed for any randomised model choice */
     uint64_t func_watchdog;   /* sim.func_watchdog (warp instructions per resident warp) */
+    bool tick_every_cycle;    /* sim.tick_every_cycle: no idle skipping in the SM (model check) */
 };
 
 struct clock_cfg {

@@ -230,8 +230,7 @@ cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now)
     uint32_t limit = (uint32_t)oc->rf.reads_per_unit;
     if (oc->reads_queued) {
         uint32_t start = (uint32_t)(now % oc->n_banks);
-        for (uint32_t i = 0; i < oc->n_banks; i++) {
-            uint32_t b = (start + i) % oc->n_banks;
+        for (uint32_t i = 0, b = start; i < oc->n_banks; i++, b = b + 1 == oc->n_banks ? 0 : b + 1) {
             struct rf_bank *bk = &oc->banks[b];
             if (!bk->n)
                 continue;
@@ -261,7 +260,7 @@ cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now)
             cu->n_pending--;
             if (cu->ready_at < now + k)
                 cu->ready_at = now + k;
-            bk->head = (bk->head + 1) % cap;
+            bk->head = bk->head + 1 == cap ? 0 : bk->head + 1;
             bk->n--;
             if (bk->n) {
                 oc->conflict_cycles++;
@@ -274,6 +273,8 @@ cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now)
         }
     }
     cycle_t next = oc->reads_queued ? now + 1 : CYCLE_NEVER;
+    if (oc->n_busy[PIPE_SP] + oc->n_busy[PIPE_SFU] + oc->n_busy[PIPE_MEM] == 0)
+        return next;
     for (uint32_t u = 0; u < oc->n_units; u++) {
         const struct oc_unit *cu = &oc->units[u];
         if (cu->busy && !cu->n_pending) {

@@ -226,10 +226,8 @@ static enum wsched_why port_check(void *ctx, uint32_t w)
     /* NOTE(call-drain): a call or ret changes the register frame the
      * executor writes loaded values into; it waits until the warp's memory
      * instructions and register writes are done. */
-    if ((fl & SMI_DRAIN) && (s->w_mem[w] || scoreboard_n_pending(&s->sb, w))) {
-        s->st.drain_stall++;
+    if ((fl & SMI_DRAIN) && (s->w_mem[w] || scoreboard_n_pending(&s->sb, w)))
         return WSCHED_MEM_ORDER;
-    }
     uint64_t lim = s->sh->cfg->sched.max_outstanding_mem_per_warp;
     if ((fl & SMI_MEM) && lim && s->w_mem[w] >= lim)
         return WSCHED_MEM_ORDER;
@@ -488,6 +486,8 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
             NEXTP(c / div + 1);
     }
     NEXTC(icnt_tx_tick(&s->tx, c));
+    if (s->sh->cfg->sim.tick_every_cycle && s->k)
+        NEXTC(c + 1);
 #undef NEXTC
 #undef NEXTP
     uint64_t n = next_p == CYCLE_NEVER ? next_c : MIN(next_c, next_p * div);
@@ -555,7 +555,7 @@ void sm_fini(struct sm *s)
 {
     if (!s)
         return;
-    sm_kernel_end(s);
+    sm_kernel_end(s, 0);
     icnt_rx_fini(&s->rx);
     icnt_tx_fini(&s->tx);
     ldst_fini(&s->ldst);
@@ -576,8 +576,6 @@ void sm_stats_register(struct sm *s, struct stats *reg)
     stats_counter(reg, g, i, "active_cycles", &s->st.active_cycles, "core cycles with at least one resident CTA");
     stats_counter(reg, g, i, "ctas", &s->st.ctas, "CTAs completed");
     stats_counter(reg, g, i, "warps", &s->st.warps, "warps launched");
-    stats_counter(reg, g, i, "drain_stall", &s->st.drain_stall,
-                  "issue checks in which a call/ret waited for the warp's loads and writes");
     stats_counter(reg, g, i, "eject_full", &s->st.eject_full,
                   "cycles a reply waited in the ejection buffer for its cache");
     stats_counter(reg, g, i, "req_stall", &s->st.req_stall,
@@ -611,14 +609,15 @@ bool sm_kernel_start(struct sm *s, const struct sm_kernel *k, const struct func_
     return true;
 }
 
-void sm_kernel_end(struct sm *s)
+void sm_kernel_end(struct sm *s, uint64_t end)
 {
     if (!s->k)
         return;
-    /* Close the schedulers' last cycle (an exit may have issued in it), so
-     * that the idle time until the next kernel counts as "no warp". */
+    /* Account the schedulers up to the kernel's end (pipeline cycle `end`):
+     * the cycles after the SM's last tick count as "no warp", the same as
+     * when every cycle is ticked (sim.tick_every_cycle). */
     if (s->sched.last_cycle != CYCLE_NEVER && s->n_cta == 0)
-        wsched_tick(&s->sched, s->sched.last_cycle + 1, &s->port);
+        wsched_tick(&s->sched, MAX(s->sched.last_cycle + 1, end), &s->port);
     func_sm_destroy(s->fx);
     s->fx = NULL;
     s->k = NULL;

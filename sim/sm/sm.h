@@ -119,7 +119,6 @@ struct sm_stats {
     uint64_t active_cycles;  /* core cycles with at least one resident CTA */
     uint64_t ctas;           /* CTAs completed */
     uint64_t warps;          /* warps launched */
-    uint64_t drain_stall;    /* issue checks that found a call/ret waiting for the warp to drain */
     uint64_t eject_full;     /* cycles a reply waited in the ejection buffer for its cache */
     uint64_t req_stall;      /* cycles a request waited for room in the injection buffer */
 };
@@ -190,8 +189,9 @@ extern const struct eng_unit_ops sm_unit_ops;
  * (fl with this SM's counters), invalidate the L1s. false on host memory
  * exhaustion. */
 bool sm_kernel_start(struct sm *s, const struct sm_kernel *k, const struct func_launch *fl);
-/* Kernel end (every CTA done): drop the executor; its counters stay in fst. */
-void sm_kernel_end(struct sm *s);
+/* Kernel end (every CTA done) at pipeline cycle `end`: drop the executor;
+ * its counters stay in fst. */
+void sm_kernel_end(struct sm *s, uint64_t end);
 /* Put CTA `lin` on this SM at cycle t (the dispatcher has checked room). */
 void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t);
 /* Nothing in flight in the SM's memory pipeline and interconnect halves. */
