@@ -67,6 +67,7 @@ struct gpu {
     uint64_t ctas_total, ctas_done;
 
     double host_seconds;
+    double thr_busy[GPU_MAX_THREADS], thr_wait[GPU_MAX_THREADS]; /* wall s per host thread, all runs */
     unsigned last_threads;
     ps_t end_ps;
     struct gpu_stats st;
@@ -382,6 +383,10 @@ static int run(struct gpu *g, char *err, size_t err_len)
         return GS_ERR_INVALID_VALUE;
     g->started = true;
     g->last_threads = res.threads;
+    for (unsigned t = 0; t < res.threads && t < GPU_MAX_THREADS; t++) {
+        g->thr_busy[t] += res.per_thread[t].busy_s;
+        g->thr_wait[t] += res.per_thread[t].wait_s;
+    }
     g->end_ps = res.end_time;
     if (res.finish == ENG_FINISH_INTERRUPTED)
         return GS_ERR_INTERRUPTED;
@@ -533,6 +538,10 @@ void gpu_summary(const struct gpu *g, struct gpu_summary *out)
     out->host_seconds = g->host_seconds;
     out->threads = g->last_threads;
     out->end_ps = g->end_ps;
+    for (unsigned t = 0; t < g->last_threads && t < GPU_MAX_THREADS; t++) {
+        out->busy_s[t] = g->thr_busy[t];
+        out->wait_s[t] = g->thr_wait[t];
+    }
     for (uint32_t i = 0; i < g->n_sm; i++)
         if (g->sms[i])
             out->warp_insts += g->sms[i]->st.insts;

@@ -68,6 +68,8 @@ int gpu_launch(struct gpu *g, const struct func_launch *l, uint32_t ctas_per_sm,
 bool gpu_host_write(struct gpu *g, uint64_t dev, const void *buf, uint64_t n);
 bool gpu_host_read(struct gpu *g, uint64_t dev, void *buf, uint64_t n);
 
+#define GPU_MAX_THREADS 256 /* host threads reported per thread */
+
 /* Summary of the run so far, for the JSON "timing" object and the CLI. */
 struct gpu_summary {
     uint64_t cycles;        /* core cycles of all kernels (launch to drained) */
@@ -77,6 +79,8 @@ struct gpu_summary {
     double host_seconds;    /* wall time inside gpu_launch */
     unsigned threads;       /* host threads of the last run */
     ps_t end_ps;            /* simulated time */
+    double busy_s[GPU_MAX_THREADS]; /* per host thread: wall s running partitions */
+    double wait_s[GPU_MAX_THREADS]; /* per host thread: wall s in the quantum barrier */
 };
 void gpu_summary(const struct gpu *g, struct gpu_summary *out);
 ps_t gpu_lookahead(const struct gpu *g);

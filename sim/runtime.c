@@ -612,13 +612,23 @@ static void stats_doc(struct json_writer *w, void *arg)
     jw_obj_begin(w, "host");
     jw_str(w, "version", sim_version());
     jw_str(w, "mode", ctx->gpu ? "timing" : "functional");
-    struct gpu_summary gsum = {0};
+    static const struct gpu_summary zero;
+    struct gpu_summary gsum = zero;
     if (ctx->gpu)
         gpu_summary(ctx->gpu, &gsum);
     jw_u64(w, "threads", ctx->gpu ? gsum.threads : 1);
     jw_double(w, "kernel_seconds", ctx->launch_seconds);
-    if (ctx->gpu)
+    if (ctx->gpu) {
         jw_double(w, "cycles_per_second", ctx->launch_seconds > 0 ? (double)gsum.cycles / ctx->launch_seconds : 0.0);
+        jw_arr_begin(w, "per_thread");
+        for (unsigned t = 0; t < gsum.threads && t < GPU_MAX_THREADS; t++) {
+            jw_obj_begin(w, NULL);
+            jw_double(w, "busy_seconds", gsum.busy_s[t]);
+            jw_double(w, "barrier_seconds", gsum.wait_s[t]);
+            jw_obj_end(w);
+        }
+        jw_arr_end(w);
+    }
     jw_double(w, "thread_insts_per_second",
               ctx->launch_seconds > 0 ? (double)ctx->fst.thread_insts / ctx->launch_seconds : 0.0);
     jw_double(w, "warp_insts_per_second",
