@@ -1639,11 +1639,9 @@ static void watchdog_fire(struct exec *x)
     x->err = GS_ERR_WATCHDOG;
 }
 
-int func_run(const struct func_launch *l)
+/* The launch-derived fields of an executor (functional run or one SM). */
+static void exec_setup(struct exec *x, const struct func_launch *l)
 {
-    struct exec xs;
-    struct exec *x = &xs;
-    memset(x, 0, sizeof *x);
     x->l = l;
     x->mod = l->mod;
     x->kfn = l->fn;
@@ -1652,10 +1650,17 @@ int func_run(const struct func_launch *l)
     x->n_threads = l->block[0] * l->block[1] * l->block[2];
     x->n_warps = (x->n_threads + FUNC_WARP - 1) / FUNC_WARP;
     x->n_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    x->shared_bytes = l->fn->dyn_shared_offset > l->fn->shared_static_bytes
-                          ? l->fn->dyn_shared_offset
-                          : l->fn->shared_static_bytes;
+    x->shared_bytes = l->fn->dyn_shared_offset > l->fn->shared_static_bytes ? l->fn->dyn_shared_offset
+                                                                             : l->fn->shared_static_bytes;
     x->shared_bytes += l->dyn_shared_bytes;
+}
+
+int func_run(const struct func_launch *l)
+{
+    struct exec xs;
+    struct exec *x = &xs;
+    memset(x, 0, sizeof *x);
+    exec_setup(x, l);
     uint64_t slots = l->max_resident_ctas ? l->max_resident_ctas : 1;
     x->n_slots = (uint32_t)MIN(slots, x->n_ctas);
     if (exec_alloc(x) != 0) {
@@ -1733,17 +1738,7 @@ struct func_sm *func_sm_create(const struct func_launch *l, uint32_t n_slots, ui
     x->lcopy = *l;
     x->lcopy.err = x->errbuf;
     x->lcopy.err_len = sizeof x->errbuf;
-    x->l = &x->lcopy;
-    x->mod = l->mod;
-    x->kfn = l->fn;
-    x->st = l->st;
-    x->gcache = -1;
-    x->n_threads = l->block[0] * l->block[1] * l->block[2];
-    x->n_warps = (x->n_threads + FUNC_WARP - 1) / FUNC_WARP;
-    x->n_ctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    x->shared_bytes = l->fn->dyn_shared_offset > l->fn->shared_static_bytes ? l->fn->dyn_shared_offset
-                                                                             : l->fn->shared_static_bytes;
-    x->shared_bytes += l->dyn_shared_bytes;
+    exec_setup(x, &x->lcopy);
     x->n_slots = n_slots ? n_slots : 1;
     x->cycle = cycle;
     x->sm_id = sm_id;
