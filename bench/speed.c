@@ -8,12 +8,18 @@
  *     (gpu.cycles) per host second, both over the kernel seconds;
  *   - speed-up over the same workload/config/mode at 1 thread and parallel
  *     efficiency (speed-up / engine threads), from kernel seconds;
- *   - peak resident set of the child (ru_maxrss from wait4, KiB);
+ *   - peak resident set of the child (ru_maxrss from wait4, KiB) and its
+ *     user + system CPU seconds (all threads; CPU s / run s shows whether
+ *     the engine threads worked or waited);
  *   - IPC (func.thread_insts / gpu.cycles) and, for relaxed modes, its
  *     relative difference to exact mode (same config, workload, threads).
  * Modes: exact (engine.quantum = L, the lookahead) and relaxedK
  * (engine.relaxed = true, engine.quantum = K x L), where L is
- * icnt.min_latency x the interconnect clock period of the config.
+ * icnt.min_latency x the interconnect clock period of the config. Threads
+ * are pinned one per physical core first, as `gpusim run` does by default.
+ * Simulated results must not depend on the thread count; a (config,
+ * workload, mode) whose cycles or instructions differ between thread counts
+ * is flagged under its table (a simulator bug, not a failed run).
  *
  * Each child is a fresh process, so runs cannot disturb each other through
  * the allocator or caches of the parent, and its ru_maxrss is the peak of
@@ -66,7 +72,7 @@ enum {
 };
 
 struct mode {
-    char name[16];     /* "exact", "relaxed4", ... */
+    char name[16];      /* "exact", "relaxed4", ... */
     unsigned quantum_l; /* quantum in units of L; 0 = exact (quantum = L, engine.relaxed = false) */
 };
 
@@ -431,7 +437,7 @@ static void print_targets(const struct bench *b)
             if (s <= 0)
                 printf("no speed-up (a run failed) (target %.1fx)\n", TARGET_SPEEDUP_2T);
             else
-                printf("%.2fx (target %.1fx): %s\n", s, TARGET_SPEEDUP_2T, s >= TARGET_SPEEDUP_2T ? "met" : "NOT met");
+                printf("%.3fx (target %.1fx): %s\n", s, TARGET_SPEEDUP_2T, s >= TARGET_SPEEDUP_2T ? "met" : "NOT met");
         }
 }
 
