@@ -9,8 +9,9 @@
  * launch is synchronous). A fault is returned by the launch itself and is
  * also remembered, so that the next gs_ctx_synchronize returns it too (as
  * CUDA reports asynchronous faults at synchronisation); synchronize then
- * clears it. Only sim.mode = functional is available; timing mode returns
- * GS_ERR_UNSUPPORTED from gs_ctx_create.
+ * clears it. sim.mode = functional runs the kernel in the functional
+ * executor (sim/func); sim.mode = timing runs it on the cycle-level model
+ * (sim/gpu.c), whose host copies go through the L2 (docs/timing.md).
  *
  * Errors: every failing call stores its message in the context (read with
  * gs_last_error(ctx)) and in a _Thread_local buffer of the calling host
