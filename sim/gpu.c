@@ -25,7 +25,6 @@
 struct gpu_stats {
     uint64_t cycles;   /* core cycles of completed kernels (dispatch start to memory drained) */
     uint64_t kernels;  /* kernels completed */
-    uint64_t quanta;   /* engine quanta run */
 };
 
 struct gpu {
@@ -182,7 +181,6 @@ static void watchdog_fire(struct gpu *g, uint64_t c, uint64_t last)
 static bool serial(void *model, struct engine *eng, ps_t now)
 {
     struct gpu *g = model;
-    g->st.quanta++;
     if (!g->fl)
         return false; /* the initial run: partitions are initialised, nothing to simulate */
     g->ser_eng = eng;
@@ -416,14 +414,8 @@ int gpu_launch(struct gpu *g, const struct func_launch *l, uint32_t ctas_per_sm,
             return rc;
     }
     /* Local-memory and code regions at the top of the mapped window. */
-    struct func_sm *probe = func_sm_create(l, 1, 0, NULL);
-    if (!probe) {
-        snprintf(l->err, l->err_len, "kernel '%s': out of host memory", l->fn->name);
-        return GS_ERR_OUT_OF_MEMORY;
-    }
-    uint64_t lpt = u64_round_up(func_sm_local_per_thread(probe), 16);
-    uint32_t wpc = func_sm_warps_per_cta(probe);
-    func_sm_destroy(probe);
+    uint64_t lpt = u64_round_up(func_local_per_thread(l->mod, l->fn), 16);
+    uint32_t wpc = (l->block[0] * l->block[1] * l->block[2] + FUNC_WARP - 1) / FUNC_WARP;
     memset(&g->kern, 0, sizeof g->kern);
     if (!sm_kernel_build(&g->kern, l, l->err, l->err_len)) {
         sm_kernel_free(&g->kern);

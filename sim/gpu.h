@@ -74,7 +74,6 @@ bool gpu_host_read(struct gpu *g, uint64_t dev, void *buf, uint64_t n);
 struct gpu_summary {
     uint64_t cycles;        /* core cycles of all kernels (launch to drained) */
     uint64_t warp_insts;    /* warp instructions issued */
-    uint64_t thread_insts;  /* thread instructions */
     uint64_t kernels;       /* kernels completed */
     double host_seconds;    /* wall time inside gpu_launch */
     unsigned threads;       /* host threads of the last run */

@@ -364,15 +364,6 @@ static inline void store_bytes(uint8_t *p, unsigned size, uint64_t v)
     }
 }
 
-/* Store and report whether memory changed (the watchdog's notion of
- * progress: a spinning warp rewrites nothing new). */
-static inline bool store_changed(uint8_t *p, unsigned size, uint64_t v)
-{
-    uint64_t old = load_bytes(p, size);
-    store_bytes(p, size, v);
-    return old != load_bytes(p, size);
-}
-
 static void count_access(struct func_stats *st, unsigned sp, bool write, uint64_t n)
 {
     switch (sp) {
@@ -426,10 +417,38 @@ static inline bool mo_note(struct exec *x, unsigned eff, int lane)
     return false;
 }
 
+/* Loaded bytes of one lane (element after element) into the destination
+ * register(s) of ld instruction `in`. */
+static inline void ld_write(uint64_t *R, const struct ptx_insn *in, int lane, const uint8_t *p)
+{
+    const struct ptx_operand *d = &in->opnd[0];
+    enum ptx_type t = (enum ptx_type)in->type;
+    unsigned es = ptx_type_bytes(t);
+    if (d->kind == PTX_OPND_VEC) {
+        for (unsigned i = 0; i < d->n; i++)
+            if (d->vec[i] >= 0)
+                R[(size_t)d->vec[i] * FUNC_WARP + (unsigned)lane] = fpu_extend(load_bytes(p + i * es, es), t);
+    } else
+        setv(R, d, lane, fpu_extend(load_bytes(p, es), t));
+}
+
+/* The bytes one lane of st instruction `in` stores (tot bytes) into buf. */
+static inline void st_gather(struct exec *x, struct warp *w, const uint64_t *R, const struct ptx_insn *in,
+                             int lane, uint8_t *buf)
+{
+    const struct ptx_operand *s = &in->opnd[1];
+    unsigned es = ptx_type_bytes((enum ptx_type)in->type);
+    if (s->kind == PTX_OPND_VEC) {
+        for (unsigned i = 0; i < s->n; i++)
+            store_bytes(buf + i * es, es, s->vec[i] >= 0 ? R[(size_t)s->vec[i] * FUNC_WARP + (unsigned)lane] : 0);
+    } else
+        store_bytes(buf, es, opv(x, w, R, s, lane));
+}
+
 static void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in,
                     uint32_t pc, uint32_t g)
 {
-    const struct ptx_operand *d = &in->opnd[0], *ao = &in->opnd[in->n_dst];
+    const struct ptx_operand *ao = &in->opnd[in->n_dst];
     unsigned sp = access_space(in, ao), eff = sp;
     unsigned es = ptx_type_bytes((enum ptx_type)in->type), nv = in->vec ? in->vec : 1;
     unsigned tot = es * nv;
@@ -446,13 +465,7 @@ static void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct pt
             return;
         if (x->mo && mo_note(x, eff, lane))
             continue;
-        if (d->kind == PTX_OPND_VEC) {
-            for (unsigned i = 0; i < d->n; i++)
-                if (d->vec[i] >= 0)
-                    R[(size_t)d->vec[i] * FUNC_WARP + (unsigned)lane] =
-                        fpu_extend(load_bytes(p + i * es, es), (enum ptx_type)in->type);
-        } else
-            setv(R, d, lane, fpu_extend(load_bytes(p, es), (enum ptx_type)in->type));
+        ld_write(R, in, lane, p);
     }
     count_access(x->st, eff, false, (uint64_t)__builtin_popcount(g));
 }
@@ -460,7 +473,7 @@ static void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct pt
 static void exec_st(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in,
                     uint32_t pc, uint32_t g)
 {
-    const struct ptx_operand *ao = &in->opnd[0], *s = &in->opnd[1];
+    const struct ptx_operand *ao = &in->opnd[0];
     unsigned sp = access_space(in, ao), eff = sp;
     unsigned es = ptx_type_bytes((enum ptx_type)in->type), nv = in->vec ? in->vec : 1;
     unsigned tot = es * nv;
@@ -475,28 +488,16 @@ static void exec_st(struct exec *x, struct warp *w, uint64_t *R, const struct pt
         uint8_t *p = mem_at(x, w, lane, pc, sp, a, tot, true, &eff);
         if (!p)
             return;
-        if (x->mo && eff == PTX_SPACE_GLOBAL) { /* deferred: the bytes travel with the request */
-            mo_note(x, eff, lane);
-            uint8_t *b = x->mo->data[lane];
-            if (s->kind == PTX_OPND_VEC) {
-                for (unsigned i = 0; i < s->n; i++)
-                    store_bytes(b + i * es, es,
-                                s->vec[i] >= 0 ? R[(size_t)s->vec[i] * FUNC_WARP + (unsigned)lane] : 0);
-            } else
-                store_bytes(b, es, opv(x, w, R, s, lane));
+        if (x->mo && mo_note(x, eff, lane)) { /* deferred: the bytes travel with the request */
+            st_gather(x, w, R, in, lane, x->mo->data[lane]);
             continue;
         }
-        if (x->mo)
-            mo_note(x, eff, lane);
-        bool changed = false;
-        if (s->kind == PTX_OPND_VEC) {
-            for (unsigned i = 0; i < s->n; i++)
-                changed |= store_changed(p + i * es, es,
-                                         s->vec[i] >= 0 ? R[(size_t)s->vec[i] * FUNC_WARP + (unsigned)lane] : 0);
-        } else
-            changed = store_changed(p, es, opv(x, w, R, s, lane));
-        if (changed)
+        uint8_t buf[16];
+        st_gather(x, w, R, in, lane, buf);
+        if (memcmp(p, buf, tot) != 0) { /* progress for the watchdog: memory changed */
+            memcpy(p, buf, tot);
             x->change_mark = x->total_insts;
+        }
     }
     count_access(x->st, eff, true, (uint64_t)__builtin_popcount(g));
 }
@@ -1539,13 +1540,31 @@ static int64_t call_local(const struct ptx_module *mod, uint32_t i, uint8_t *sta
     return deepest;
 }
 
+uint64_t func_local_per_thread(const struct ptx_module *mod, const struct ptx_func *kfn)
+{
+    uint64_t max_func_local = 0;
+    for (uint32_t i = 0; i < mod->n_funcs; i++)
+        if (!mod->funcs[i].is_entry)
+            max_func_local = MAX(max_func_local, u64_round_up(mod->funcs[i].local_bytes, 16));
+    /* Local frames of nested calls: the deepest call chain of the kernel
+     * when the call graph is acyclic, else (recursion) the largest .func
+     * frame times the call depth limit, so the depth limit is what stops a
+     * recursion. */
+    uint8_t *state = xcalloc(mod->n_funcs + 1, 1);
+    int64_t *need = xcalloc(mod->n_funcs + 1, sizeof *need);
+    int64_t calls = call_local(mod, (uint32_t)(kfn - mod->funcs), state, need);
+    free(state);
+    free(need);
+    return u64_round_up(mod->local_module_bytes, 16) + u64_round_up(kfn->local_bytes, 16) +
+           (calls >= 0 ? (uint64_t)calls : max_func_local * FUNC_MAX_CALL_DEPTH);
+}
+
 static int exec_alloc(struct exec *x)
 {
     const struct ptx_module *mod = x->mod;
     x->cls = calloc(mod->n_funcs, sizeof *x->cls);
     if (!x->cls)
         return -1;
-    uint64_t max_func_local = 0;
     for (uint32_t i = 0; i < mod->n_funcs; i++) {
         const struct ptx_func *fn = &mod->funcs[i];
         x->cls[i] = malloc(fn->n_insns + 1);
@@ -1553,26 +1572,8 @@ static int exec_alloc(struct exec *x)
             return -1;
         for (uint32_t p = 0; p < fn->n_insns; p++)
             x->cls[i][p] = classify(&fn->insns[p]);
-        if (!fn->is_entry)
-            max_func_local = MAX(max_func_local, u64_round_up(fn->local_bytes, 16));
     }
-    /* Local frames of nested calls: the deepest call chain of the kernel
-     * when the call graph is acyclic, else (recursion) the largest .func
-     * frame times the call depth limit, so the depth limit is what stops a
-     * recursion. */
-    uint8_t *state = calloc(mod->n_funcs, 1);
-    int64_t *need = calloc(mod->n_funcs, sizeof *need);
-    if (!state || !need) {
-        free(state);
-        free(need);
-        return -1;
-    }
-    int64_t calls = call_local(mod, (uint32_t)(x->kfn - mod->funcs), state, need);
-    free(state);
-    free(need);
-    x->local_per_thread = u64_round_up(mod->local_module_bytes, 16) +
-                          u64_round_up(x->kfn->local_bytes, 16) +
-                          (calls >= 0 ? (uint64_t)calls : max_func_local * FUNC_MAX_CALL_DEPTH);
+    x->local_per_thread = func_local_per_thread(mod, x->kfn);
     x->ctas = calloc(x->n_slots, sizeof *x->ctas);
     if (!x->ctas)
         return -1;
@@ -1764,7 +1765,6 @@ void func_sm_destroy(struct func_sm *s)
 }
 
 uint32_t func_sm_warps_per_cta(const struct func_sm *s) { return ((const struct exec *)s)->n_warps; }
-uint64_t func_sm_local_per_thread(const struct func_sm *s) { return ((const struct exec *)s)->local_per_thread; }
 int func_sm_error(const struct func_sm *s) { return ((const struct exec *)s)->err; }
 const char *func_sm_error_text(const struct func_sm *s) { return ((const struct exec *)s)->errbuf; }
 
@@ -1923,16 +1923,9 @@ void func_sm_mem_complete(struct func_sm *s, uint32_t func, const struct memop *
     }
     if (op->kind != MEMOP_LOAD)
         return;
-    const struct ptx_operand *d = &in->opnd[0];
     for (uint32_t m = op->active; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
-        if (d->kind == PTX_OPND_VEC) {
-            for (unsigned i = 0; i < d->n; i++)
-                if (d->vec[i] >= 0)
-                    R[(size_t)d->vec[i] * FUNC_WARP + (unsigned)lane] =
-                        fpu_extend(load_bytes(res->data[lane] + i * es, es), t);
-        } else
-            setv(R, d, lane, fpu_extend(load_bytes(res->data[lane], es), t));
+        ld_write(R, in, lane, res->data[lane]);
     }
 }
 

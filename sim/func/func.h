@@ -156,12 +156,15 @@ struct func_issue {
     bool fence;        /* membar / fence */
 };
 
+/* Bytes of one thread's local window for kernel kfn: module locals, the
+ * kernel's frame and the deepest chain of .func frames it can call. */
+uint64_t func_local_per_thread(const struct ptx_module *mod, const struct ptx_func *kfn);
+
 /* NULL on host memory exhaustion. l->st receives this SM's counters (the
  * caller gives each SM its own); l->err is not used (func_sm_error_text). */
 struct func_sm *func_sm_create(const struct func_launch *l, uint32_t n_slots, uint32_t sm_id, const uint64_t *cycle);
 void func_sm_destroy(struct func_sm *s);
 uint32_t func_sm_warps_per_cta(const struct func_sm *s);
-uint64_t func_sm_local_per_thread(const struct func_sm *s);
 /* First error (GS_ERR_*) and its message naming kernel, CTA, thread, PC. */
 int func_sm_error(const struct func_sm *s);
 const char *func_sm_error_text(const struct func_sm *s);

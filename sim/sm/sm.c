@@ -271,8 +271,7 @@ static uint32_t port_issue(void *ctx, uint32_t w)
     struct memop *mo = &s->scratch;
     if (fl & SMI_MEM) {
         pool = s->mo_free[--s->n_mo_free];
-        mo = &s->mo[pool].op;
-        s->mo[pool].used = true;
+        mo = &s->mo[pool];
     }
     struct func_issue fi;
     int rc = func_sm_issue(s->fx, slot, wid, mo, &fi);
@@ -281,7 +280,6 @@ static uint32_t port_issue(void *ctx, uint32_t w)
     if (rc) {
         s->err = rc;
         if (pool != UINT32_MAX) {
-            s->mo[pool].used = false;
             s->mo_free[s->n_mo_free++] = pool;
         }
         return 0;
@@ -309,7 +307,6 @@ static uint32_t port_issue(void *ctx, uint32_t w)
             op.tag |= TAG_POOL | (uint64_t)pool << 48;
             s->w_mem[w]++;
         } else { /* guard false on every lane: nothing to access */
-            s->mo[pool].used = false;
             s->mo_free[s->n_mo_free++] = pool;
         }
     }
@@ -451,9 +448,8 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
             while (ldst_can_accept(&s->ldst) && pipes_mem_pop(&s->pipes, &mop)) {
                 if (mop.tag & TAG_POOL) {
                     uint32_t i = tag_pool(mop.tag);
-                    bool ok = ldst_push(&s->ldst, &s->mo[i].op, p);
+                    bool ok = ldst_push(&s->ldst, &s->mo[i], p);
                     SIM_ASSERT(ok, "sm[%u]: LD/ST latch refused", s->id);
-                    s->mo[i].used = false;
                     s->mo_free[s->n_mo_free++] = i;
                     s->st.mem_insts++;
                 } else if (s->k->sbr[tag_func(mop.tag)][tag_pc(mop.tag)].n_dst)

@@ -123,11 +123,6 @@ struct sm_stats {
     uint64_t req_stall;      /* cycles a request waited for room in the injection buffer */
 };
 
-struct sm_mo {
-    struct memop op;   /* the instruction's accesses (filled by the executor at issue) */
-    bool used;         /* entry holds an instruction */
-};
-
 struct sm {
     uint32_t id;                  /* SM id = request-network endpoint */
     uint32_t unit;                /* engine unit */
@@ -156,7 +151,7 @@ struct sm {
 
     struct mem_reply eject[SM_EJECT]; /* ejection buffer (ring) */
     uint32_t ej_head, ej_n;
-    struct sm_mo mo[SM_MO_POOL];  /* memory instructions before the LD/ST latch */
+    struct memop mo[SM_MO_POOL];  /* memory instructions before the LD/ST latch (free: mo_free) */
     uint32_t mo_free[SM_MO_POOL];
     uint32_t n_mo_free;
     struct memop scratch;         /* memop target of instructions without memory access */
