@@ -13,8 +13,8 @@
  *     the engine threads worked or waited);
  *   - IPC (func.thread_insts / gpu.cycles) and, for relaxed modes, its
  *     relative difference to exact mode (same config, workload, threads).
- * Modes: exact (engine.quantum = L, the lookahead) and relaxedK
- * (engine.relaxed = true, engine.quantum = K x L), where L is
+ * Modes: exact (sync.quantum = L, the lookahead) and relaxedK
+ * (sync.relaxed = true, sync.quantum = K x L), where L is
  * icnt.min_latency x the interconnect clock period of the config. Threads
  * are pinned one per physical core first, as `gpusim run` does by default.
  * Simulated results must not depend on the thread count; a (config,
@@ -73,7 +73,7 @@ enum {
 
 struct mode {
     char name[16];      /* "exact", "relaxed4", ... */
-    unsigned quantum_l; /* quantum in units of L; 0 = exact (quantum = L, engine.relaxed = false) */
+    unsigned quantum_l; /* quantum in units of L; 0 = exact (quantum = L, sync.relaxed = false) */
 };
 
 struct config {
@@ -263,10 +263,10 @@ static void measure(const struct bench *b, unsigned ci, unsigned wi, unsigned mi
 {
     const struct mode *md = &b->modes[mi];
     char quantum[64];
-    snprintf(quantum, sizeof quantum, "engine.quantum=%llups",
+    snprintf(quantum, sizeof quantum, "sync.quantum=%llups",
              (unsigned long long)(md->quantum_l * b->cfgs[ci].l_ps));
     const char *ov_exact[] = {"sim.mode=timing", NULL};
-    const char *ov_relaxed[] = {"sim.mode=timing", "engine.relaxed=true", quantum, NULL};
+    const char *ov_relaxed[] = {"sim.mode=timing", "sync.relaxed=true", quantum, NULL};
     const char *const *ov = md->quantum_l ? ov_relaxed : ov_exact;
 
     memset(c, 0, sizeof *c);

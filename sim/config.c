@@ -145,6 +145,22 @@ static void full_name(const struct key_ref *r, char *buf, size_t len)
     snprintf(buf, len, "%s.%s", r->sec->name, r->key->name);
 }
 
+/* Registry entry s continues the section of entry s - 1: a section may be
+ * declared in parts, adjacent entries with the same name (sim/config.h). */
+static bool same_section_as_previous(unsigned s)
+{
+    return s > 0 && strcmp(cfg_sections[s - 1]->name, cfg_sections[s]->name) == 0;
+}
+
+/* The current name of a renamed key (sim/cfg_registry.c), or NULL. */
+static const char *renamed_to(const char *old_name)
+{
+    for (unsigned i = 0; i < cfg_n_renamed_keys; i++)
+        if (strcmp(cfg_renamed_keys[i].old_name, old_name) == 0)
+            return cfg_renamed_keys[i].new_name;
+    return NULL;
+}
+
 static const char *type_name(enum cfg_type t)
 {
     switch (t) {
@@ -836,9 +852,11 @@ static void validate_tables(void)
         const struct cfg_section *sec = cfg_sections[s];
         if (!sec->name || !sec->name[0] || strchr(sec->name, '.'))
             sim_panic("config section %u has a bad name", s);
-        for (unsigned t = 0; t < s; t++)
-            if (strcmp(cfg_sections[t]->name, sec->name) == 0)
-                sim_panic("config section '%s' is registered twice", sec->name);
+        /* Parts of one section are adjacent (same_section_as_previous). */
+        for (unsigned t = 0; t + 1 < s; t++)
+            if (strcmp(cfg_sections[t]->name, sec->name) == 0 && !same_section_as_previous(s))
+                sim_panic("config section '%s' is registered twice, not in adjacent parts",
+                          sec->name);
         for (size_t k = 0; k < sec->n_keys; k++) {
             const struct cfg_key *key = &sec->keys[k];
             if (!key->name || !key->name[0] || !key->doc)
@@ -848,10 +866,31 @@ static void validate_tables(void)
                           CFG_NAME_MAX - 1);
             if (key->type == CFG_ENUM && (!key->choices || !key->choices[0]))
                 sim_panic("config key '%s.%s' is an enum without choices", sec->name, key->name);
-            for (size_t j = 0; j < k; j++)
-                if (strcmp(sec->keys[j].name, key->name) == 0)
-                    sim_panic("config key '%s.%s' is declared twice", sec->name, key->name);
+            /* Unique across every part of the section. */
+            for (unsigned t = 0; t <= s; t++) {
+                const struct cfg_section *o = cfg_sections[t];
+                if (strcmp(o->name, sec->name) != 0)
+                    continue;
+                size_t end = t == s ? k : o->n_keys;
+                for (size_t j = 0; j < end; j++)
+                    if (strcmp(o->keys[j].name, key->name) == 0)
+                        sim_panic("config key '%s.%s' is declared twice", sec->name, key->name);
+            }
         }
+    }
+    /* The renamed-keys table: an old name is no longer declared (else it would
+     * never be refused), its new name is, and each old name appears once. */
+    for (unsigned i = 0; i < cfg_n_renamed_keys; i++) {
+        const struct cfg_renamed_key *rk = &cfg_renamed_keys[i];
+        struct key_ref r;
+        if (!rk->old_name || !rk->new_name || find_key(rk->old_name, &r) ||
+            !find_key(rk->new_name, &r))
+            sim_panic("renamed config key %u ('%s' -> '%s') is inconsistent with the tables", i,
+                      rk->old_name ? rk->old_name : "(null)",
+                      rk->new_name ? rk->new_name : "(null)");
+        for (unsigned j = 0; j < i; j++)
+            if (strcmp(cfg_renamed_keys[j].old_name, rk->old_name) == 0)
+                sim_panic("renamed config key '%s' is listed twice", rk->old_name);
     }
 }
 
@@ -925,6 +964,11 @@ static void assign(struct cfg *c, const char *key, const char *value, const stru
 {
     struct key_ref r;
     if (!find_key(key, &r)) {
+        const char *now = renamed_to(key);
+        if (now) {
+            diag_add(d, l->file, l->line, 0, "unknown key '%s' (renamed to '%s')", key, now);
+            return;
+        }
         char hint[CFG_NAME_MAX * 4];
         suggest_key(key, hint, sizeof hint);
         diag_add(d, l->file, l->line, 0, "unknown key '%s'%s", key, hint);
@@ -1387,7 +1431,7 @@ void cfg_print_keys(FILE *out)
         struct key_ref r = key_at(i);
         struct key_row row;
         
-        if (r.sec != cur) {
+        if (!cur || strcmp(r.sec->name, cur->name) != 0) { /* parts share one heading */
             cur = r.sec;
             fprintf(out, "\n[%s] %s\n", cur->name, cur->doc ? cur->doc : "");
         }
@@ -1415,7 +1459,7 @@ void cfg_print_resolved(const struct cfg *c, FILE *out)
         struct key_ref r = key_at(i);
         char full[CFG_NAME_MAX];
         full_name(&r, full, sizeof full);
-        if (r.sec != cur) {
+        if (!cur || strcmp(r.sec->name, cur->name) != 0) { /* parts share one heading */
             fprintf(out, "%s# [%s] %s\n", cur ? "\n" : "", r.sec->name,
                     r.sec->doc ? r.sec->doc : "");
             cur = r.sec;

@@ -5,7 +5,15 @@
  * struct, range, default, doc}. A unit's table plus the offset of its struct
  * inside `struct sim_cfg` (sim/sim_cfg.h) form a `struct cfg_section`; the
  * list of sections is in sim/cfg_registry.c. Full key names are
- * "<section>.<key>", e.g. "engine.quantum", "clock.core".
+ * "<section>.<key>", e.g. "sync.quantum", "clock.core". A section may be
+ * declared in parts: adjacent registry entries with the same name, each with
+ * its own struct, key table and check, print and behave as one section. This
+ * lets the unit that owns a value declare it under the section the spec names
+ * (icnt.flit is declared by the interconnect, icnt.min_latency by gpu_cfg.c).
+ *
+ * A renamed key is listed once, in cfg_renamed_keys[] (sim/cfg_registry.c):
+ * its old name is refused like any unknown key, with the hint
+ * "(renamed to 'new.name')" instead of a "did you mean" guess.
  *
  * Input: `key = value` lines, `#` comments (to end of line), blank lines,
  * `include = other.cfg` (relative to the including file, or a preset name),
@@ -77,13 +85,20 @@ void cfg_check_fail(struct cfg_checker *ck, const char *key, const char *fmt, ..
     PRINTF_LIKE(3, 4);
 
 struct cfg_section {
-    const char *name;            /* "engine", "clock", ... */
+    const char *name;            /* "sync", "clock", ...; adjacent parts may share it */
     const char *doc;             /* one-line description of the section */
     size_t offset;               /* offsetof(struct sim_cfg, <member>) */
     const struct cfg_key *keys;
     size_t n_keys;
     /* Optional cross-field rules; sec points at this section's struct. */
     void (*check)(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck);
+};
+
+/* A key that was renamed: `old_name` is refused with "renamed to 'new_name'"
+ * (both full names; new_name must be declared, old_name must not). */
+struct cfg_renamed_key {
+    const char *old_name;
+    const char *new_name;
 };
 
 /* A loaded configuration: values plus, for each key, where it was set. */
@@ -124,7 +139,7 @@ void cfg_free_list(char **list);
 void cfg_print_keys(FILE *out);
 /* `gpusim config --show`: resolved "key = value  # origin", grouped by section. */
 void cfg_print_resolved(const struct cfg *c, FILE *out);
-/* The effective config as a JSON object member named `key` ({"engine.quantum": "11432ps", ...}:
+/* The effective config as a JSON object member named `key` ({"sync.quantum": "11432ps", ...}:
  * values as normalised text with units, so they can be fed back as a config). */
 void cfg_write_json(const struct cfg *c, struct json_writer *w, const char *key);
 

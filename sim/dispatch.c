@@ -1,10 +1,10 @@
 /* sim/dispatch.c: the CTA dispatcher framework (queue, resources, completion)
- * and the "dispatch" configuration section. See sim/dispatch.h and
+ * and the "cta" configuration section. See sim/dispatch.h and
  * docs/dispatch.md; the placement policies are in sim/dispatch_<name>.c.
  *
- * NOTE(policy-key): the spec names the key `cta.policy`. The section of this
- * unit is `dispatch` (one section per unit, as sched.n_sched for sm.n_sched),
- * so the key is `dispatch.policy`; docs/dispatch.md records the rename.
+ * NOTE(policy-key): the key is the spec's `cta.policy` (section `cta`, struct
+ * member `dispatch`); the old name dispatch.policy is refused with a hint
+ * (sim/cfg_registry.c).
  * NOTE(step-all-at-once): one serial step places every CTA the policy picks,
  * all at the step's cycle. GPGPU-Sim sends at most one CTA per SM per core
  * cycle; with quanta of 8 cycles the difference is within the barrier delay
@@ -29,13 +29,12 @@ static const char *const dispatch_policy_choices[] = {"rr", NULL};
 
 const struct cfg_key dispatch_cfg_keys[] = {
     {"policy", CFG_ENUM, offsetof(struct dispatch_cfg, policy), 0, 0, "rr", dispatch_policy_choices,
-     "CTA placement policy: rr (round-robin over SMs, lowest CTA id first; spec cta.policy, "
-     "[GPGPU-Sim])"},
+     "CTA placement policy: rr (round-robin over SMs, lowest CTA id first; [GPGPU-Sim])"},
 };
 
 const size_t dispatch_cfg_n_keys = ARRAY_LEN(dispatch_cfg_keys);
 
-const struct cfg_section dispatch_cfg_section = {"dispatch", "CTA dispatcher (kernel queue, CTA placement)",
+const struct cfg_section dispatch_cfg_section = {"cta", "CTA dispatcher (kernel queue, CTA placement)",
                                                  offsetof(struct sim_cfg, dispatch), dispatch_cfg_keys,
                                                  ARRAY_LEN(dispatch_cfg_keys), NULL};
 

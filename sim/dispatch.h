@@ -12,7 +12,7 @@
  *    and shared memory, charged when a CTA starts and released when the SM
  *    reports it finished.
  *  - Which CTA goes to which SM, decided by a policy (struct dispatch_policy,
- *    one file per policy, chosen by dispatch.policy). Baseline `rr`
+ *    one file per policy, chosen by cta.policy). Baseline `rr`
  *    (sim/dispatch_rr.c): round-robin over SMs, one CTA per SM per turn,
  *    lowest-numbered CTA not yet issued first.
  *  - Kernel completion: all CTAs reported done, then the memory_drained
@@ -60,14 +60,14 @@
 
 enum dispatch_policy_kind { DISPATCH_POLICY_RR = 0 };
 
-/* Section "dispatch" (declared in sim/dispatch.c). */
+/* Section "cta" (declared in sim/dispatch.c; struct sim_cfg member `dispatch`). */
 struct dispatch_cfg {
-    int policy; /* dispatch.policy: enum dispatch_policy_kind (spec key cta.policy) */
+    int policy; /* cta.policy: enum dispatch_policy_kind */
 };
 
 extern const struct cfg_key dispatch_cfg_keys[]; /* the section's key table (tests) */
 extern const size_t dispatch_cfg_n_keys;
-/* The "dispatch" section (registered in sim/cfg_registry.c by the integrator). */
+/* The "cta" section (registered in sim/cfg_registry.c). */
 extern const struct cfg_section dispatch_cfg_section;
 
 /* Built-in gtx480 defaults (the same values as the key table). */

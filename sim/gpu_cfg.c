@@ -1,4 +1,5 @@
-/* sim/gpu_cfg.c: key tables for sim.*, clock.*, gpu.*, mem.*, icnt.* and the
+/* sim/gpu_cfg.c: key tables for sim.*, clock.*, gpu.*, mem.*, icnt.min_latency (the
+ * first part of section icnt; the network keys are in sim/icnt_cfg.c) and the
  * clock-period rule. See gpu_cfg.h. */
 #include "sim/gpu_cfg.h"
 
@@ -65,7 +66,7 @@ static const struct cfg_key icnt_keys[] = {
      "minimum SM<->partition latency in interconnect cycles; the engine lookahead L"},
 };
 
-const struct cfg_section icnt_cfg_section = {"icnt", "interconnect", offsetof(struct sim_cfg, icnt),
+const struct cfg_section icnt_cfg_section = {"icnt", "interconnect (latency and networks)", offsetof(struct sim_cfg, icnt),
                                              icnt_keys, ARRAY_LEN(icnt_keys), NULL};
 
 static ps_t period_of(uint64_t hz) { return cfg_freq_to_period_ps(hz); }

@@ -7,19 +7,19 @@
  *  - packetisation: flits = ceil((header + payload) / flit) (8 B header,
  *    32 B flits: 1-flit read requests and acks, 2/3/5-flit segments);
  *  - struct icnt_tx (sender half, one per endpoint and network, owned by the
- *    source's partition): an injection buffer of icnt_net.inj_buf flits
+ *    source's partition): an injection buffer of icnt.inj_buf flits
  *    holding whole packets in injection order, one credit counter per
  *    destination (one credit = one slot of that destination's per-source
  *    FIFO), and a one-flit-wide injection channel: at most one flit per
  *    cycle, packets strictly one after another (head-of-line blocking);
  *  - the link: a fixed latency per (source, destination) pair taken from
  *    struct icnt_topo (xbar: icnt.min_latency; mesh2d: icnt.min_latency +
- *    hops x icnt_net.hop_latency). Flit i of a packet leaves, and so
+ *    hops x icnt.hop_latency). Flit i of a packet leaves, and so
  *    arrives, at least i cycles after the head. Credits return over the
  *    same latency. The link itself is the caller's (engine messages in the
  *    simulator, a delay queue in the unit test);
  *  - struct icnt_rx (receiver half, one per endpoint and network, owned by
- *    the destination's partition): one FIFO of icnt_net.rx_fifo_flits flits
+ *    the destination's partition): one FIFO of icnt.rx_fifo_flits flits
  *    per source, an output that takes at most one flit per cycle, picks the
  *    source round-robin (iSLIP-style pointer, through struct icnt_policy)
  *    and stays with that source until the packet's tail has passed, starts
@@ -77,20 +77,21 @@ enum icnt_topology {
     ICNT_TOPO_COUNT
 };
 
-/* Section icnt_net.* (the integrator may merge it into icnt.*;
- * icnt.min_latency stays in sim/gpu_cfg.c). */
+/* The network keys of section icnt.* (second part of the section, declared in
+ * icnt_cfg.c, struct sim_cfg member `icnt_net`; icnt.min_latency, the first
+ * part, is in sim/gpu_cfg.c). */
 struct icnt_net_cfg {
-    int topology;           /* icnt_net.topology: enum icnt_topology */
-    uint64_t flit;          /* icnt_net.flit (bytes per flit) */
-    uint64_t header;        /* icnt_net.header (bytes of packet header) */
-    uint64_t inj_buf;       /* icnt_net.inj_buf (flits) of each injection buffer */
-    uint64_t rx_fifo_flits; /* icnt_net.rx_fifo_flits (flits) per source FIFO; 0 = 2 x min_latency + 2 */
-    uint64_t mesh_cols;     /* icnt_net.mesh_cols (routers per row) */
-    uint64_t mesh_rows;     /* icnt_net.mesh_rows (rows of routers) */
-    uint64_t hop_latency;   /* icnt_net.hop_latency (icnt cycles per mesh hop) */
+    int topology;           /* icnt.topology: enum icnt_topology */
+    uint64_t flit;          /* icnt.flit (bytes per flit) */
+    uint64_t header;        /* icnt.header (bytes of packet header) */
+    uint64_t inj_buf;       /* icnt.inj_buf (flits) of each injection buffer */
+    uint64_t rx_fifo_flits; /* icnt.rx_fifo_flits (flits) per source FIFO; 0 = 2 x min_latency + 2 */
+    uint64_t mesh_cols;     /* icnt.mesh_cols (routers per row) */
+    uint64_t mesh_rows;     /* icnt.mesh_rows (rows of routers) */
+    uint64_t hop_latency;   /* icnt.hop_latency (icnt cycles per mesh hop) */
 };
 
-extern const struct cfg_section icnt_net_cfg_section;
+extern const struct cfg_section icnt_net_cfg_section; /* part 2 of section "icnt" */
 extern const struct cfg_key icnt_net_cfg_keys[]; /* the section's key table (tests) */
 extern const unsigned icnt_net_cfg_n_keys;
 

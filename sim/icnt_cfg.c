@@ -1,7 +1,9 @@
-/* sim/icnt_cfg.c: key table of the icnt_net.* section (spec baseline-gpu.md
- * 2.7, 3.4, 4.2; defaults are the gtx480 values), its cross-field rules and
- * packetisation. icnt.min_latency stays in sim/gpu_cfg.c. See icnt.h and
- * docs/icnt.md. */
+/* sim/icnt_cfg.c: the network keys of the icnt.* section (spec baseline-gpu.md
+ * 2.7, 3.4, 4.2; defaults are the gtx480 values), their cross-field rules and
+ * packetisation. This table is the second part of section icnt (struct member
+ * icnt_net); icnt.min_latency, the first part, is in sim/gpu_cfg.c. The old
+ * names icnt_net.* are refused with a hint (sim/cfg_registry.c). See icnt.h
+ * and docs/icnt.md. */
 #include <stddef.h>
 #include <stdio.h>
 
@@ -14,7 +16,7 @@ static const char *const icnt_topology_names[] = {"xbar", "mesh2d", NULL};
 const struct cfg_key icnt_net_cfg_keys[] = {
     {"topology", CFG_ENUM, offsetof(struct icnt_net_cfg, topology), 0, 0, "xbar", icnt_topology_names,
      "xbar: single-stage crossbar (GPGPU-Sim fly, n = 1); mesh2d: end-to-end 2D mesh, "
-     "latency icnt.min_latency + hops x icnt_net.hop_latency"},
+     "latency icnt.min_latency + hops x icnt.hop_latency"},
     {"flit", CFG_SIZE, offsetof(struct icnt_net_cfg, flit), 8, 256, "32", NULL,
      "flit size (bytes); one flit per interconnect cycle per endpoint (GPGPU-Sim 3.x: 32 B)"},
     {"header", CFG_SIZE, offsetof(struct icnt_net_cfg, header), 0, 64, "8", NULL,
@@ -63,17 +65,17 @@ const char *icnt_net_cfg_invalid(const struct icnt_net_cfg *c, uint64_t min_late
                                  uint64_t n_mem, const char **key)
 {
     uint32_t max_pkt = icnt_flits(c, ICNT_MAX_PAYLOAD);
-    *key = "icnt_net.flit";
+    *key = "icnt.flit";
     if (max_pkt > 255)
         return "gives packets of more than 255 flits";
-    *key = "icnt_net.inj_buf";
+    *key = "icnt.inj_buf";
     if (c->inj_buf < max_pkt)
         return "must hold the largest packet (ceil((header + 128) / flit) flits)";
-    *key = "icnt_net.rx_fifo_flits";
+    *key = "icnt.rx_fifo_flits";
     if (icnt_rx_fifo_depth(c, min_latency) < max_pkt)
         return "must hold the largest packet (ceil((header + 128) / flit) flits)";
     if (c->topology == ICNT_TOPO_MESH2D) {
-        *key = "icnt_net.mesh_cols";
+        *key = "icnt.mesh_cols";
         if (c->mesh_cols * c->mesh_rows < n_sm + n_mem)
             return "mesh_cols x mesh_rows routers must hold gpu.n_sm + mem.n_partitions nodes";
         uint64_t edge = c->mesh_rows >= 2 ? (n_mem + 1) / 2 : n_mem;
@@ -96,7 +98,7 @@ void icnt_net_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_c
                        (unsigned long long)c->mesh_cols, (unsigned long long)c->mesh_rows);
 }
 
-const struct cfg_section icnt_net_cfg_section = {"icnt_net", "interconnect networks (request and reply)",
+const struct cfg_section icnt_net_cfg_section = {"icnt", "interconnect networks (request and reply)",
                                                  offsetof(struct sim_cfg, icnt_net), icnt_net_cfg_keys,
                                                  ARRAY_LEN(icnt_net_cfg_keys), icnt_net_cfg_check};
 
@@ -106,9 +108,9 @@ void icnt_net_cfg_defaults(struct icnt_net_cfg *c)
         char why[256];
         const struct cfg_key *k = &icnt_net_cfg_keys[i];
         bool ok = cfg_parse_value(k, k->def, (char *)c + k->offset, why, sizeof why);
-        SIM_ASSERT(ok, "icnt_net.%s default '%s': %s", k->name, k->def, why);
+        SIM_ASSERT(ok, "icnt.%s default '%s': %s", k->name, k->def, why);
     }
     const char *key;
     const char *why = icnt_net_cfg_invalid(c, 8, 15, 6, &key);
-    SIM_ASSERT(!why, "icnt_net defaults: %s %s", key, why);
+    SIM_ASSERT(!why, "icnt network defaults: %s %s", key, why);
 }

@@ -319,12 +319,12 @@ int eng_finalize(struct engine *e, struct diag *d)
         e->quantum = (L != PS_NEVER) ? L : 1000000; /* no cross-partition traffic: 1 us */
     if (L != PS_NEVER && e->quantum > L && !e->cfg.relaxed)
         diag_add(d, NULL, 0, 0,
-                 "key 'engine.quantum': %llu ps is larger than the lookahead L = %llu ps (the minimum "
-                 "cross-partition latency); exact mode needs quantum <= L: set engine.relaxed = true "
-                 "for relaxed mode, or lower engine.quantum",
+                 "key 'sync.quantum': %llu ps is larger than the lookahead L = %llu ps (the minimum "
+                 "cross-partition latency); exact mode needs quantum <= L: set sync.relaxed = true "
+                 "for relaxed mode, or lower sync.quantum",
                  (unsigned long long)e->quantum, (unsigned long long)L);
     if (!is_pow2_u64(e->cfg.ring_slots) || e->cfg.ring_slots > (1u << 30))
-        diag_add(d, NULL, 0, 0, "key 'engine.ring_slots': %llu is not a power of two up to 2^30",
+        diag_add(d, NULL, 0, 0, "key 'sync.ring_slots': %llu is not a power of two up to 2^30",
                  (unsigned long long)e->cfg.ring_slots);
     e->finalized = diag_count(d) == before;
     return e->finalized ? 0 : -1;

@@ -207,8 +207,8 @@ int main(void)
         struct synth_model *m = synth_create(&s.sc, &s.ec, &s.clk, s.min_lat, &d);
         TAP_OK(m == NULL && diag_count(&d) == 1, "Q > L without relaxed mode is refused");
         char *msg = diag_join(&d);
-        TAP_CONTAINS(msg, "engine.quantum", "the error names engine.quantum");
-        TAP_CONTAINS(msg, "engine.relaxed", "the error suggests engine.relaxed");
+        TAP_CONTAINS(msg, "sync.quantum", "the error names sync.quantum");
+        TAP_CONTAINS(msg, "sync.relaxed", "the error suggests sync.relaxed");
         free(msg);
         diag_fini(&d);
         synth_destroy(m);

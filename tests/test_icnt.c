@@ -333,16 +333,16 @@ static void test_config(void)
     const char *key = NULL;
     TAP_OK(icnt_net_cfg_invalid(&c, L, N_SM, N_MEM, &key) == NULL, "defaults valid");
     c.inj_buf = 4;
-    TAP_OK(icnt_net_cfg_invalid(&c, L, N_SM, N_MEM, &key) && strcmp(key, "icnt_net.inj_buf") == 0,
+    TAP_OK(icnt_net_cfg_invalid(&c, L, N_SM, N_MEM, &key) && strcmp(key, "icnt.inj_buf") == 0,
            "inj_buf 4 < largest packet 5 refused");
     c = defaults();
     c.rx_fifo_flits = 4;
-    TAP_OK(icnt_net_cfg_invalid(&c, L, N_SM, N_MEM, &key) && strcmp(key, "icnt_net.rx_fifo_flits") == 0,
+    TAP_OK(icnt_net_cfg_invalid(&c, L, N_SM, N_MEM, &key) && strcmp(key, "icnt.rx_fifo_flits") == 0,
            "rx_fifo_flits 4 refused");
     c = defaults();
     c.topology = ICNT_TOPO_MESH2D;
     c.mesh_cols = 4; /* 4 x 4 = 16 < 15 + 6 = 21 */
-    TAP_OK(icnt_net_cfg_invalid(&c, L, N_SM, N_MEM, &key) && strcmp(key, "icnt_net.mesh_cols") == 0,
+    TAP_OK(icnt_net_cfg_invalid(&c, L, N_SM, N_MEM, &key) && strcmp(key, "icnt.mesh_cols") == 0,
            "mesh 4x4 too small for 21 nodes");
 
     /* the key table parses its own defaults and refuses a misspelt topology */

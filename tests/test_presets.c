@@ -5,7 +5,7 @@
  * it to the source tree's configs/), else GPUSIM_SOURCE_DIR "/configs".
  * For each one:
  *  - cfg_load and cfg_finish report no errors;
- *  - every key of every section except engine.* and synth.* (run-time
+ *  - every key of every section except sync.* and synth.* (run-time
  *    machinery, not hardware) was set by a file, i.e. its origin is not
  *    "default" (keys set in an included file count as set); this walks
  *    cfg_sections, so keys added later are covered without editing the test;
@@ -29,7 +29,7 @@
 /* Sections a preset does not have to set. */
 static bool optional_section(const char *name)
 {
-    return strcmp(name, "engine") == 0 || strcmp(name, "synth") == 0;
+    return strcmp(name, "sync") == 0 || strcmp(name, "synth") == 0;
 }
 
 /* Spec values for the named presets. */

@@ -93,7 +93,7 @@ void coalescer_init(struct coalescer *c, const struct coalesce_cfg *cfg)
     SIM_ASSERT(is_pow2_u64(cfg->sector) && cfg->sector <= cfg->line && cfg->line / cfg->sector <= 32,
                "coalesce.sector %llu", (unsigned long long)cfg->sector);
     SIM_ASSERT(cfg->flit >= 1 && (cfg->header + cfg->line + cfg->flit - 1) / cfg->flit <= 255,
-               "flit %llu (icnt_net.flit)", (unsigned long long)cfg->flit);
+               "flit %llu (icnt.flit)", (unsigned long long)cfg->flit);
     c->line_bytes = (uint32_t)cfg->line;
     c->line_shift = log2_u32(cfg->line);
     c->sector_bytes = (uint32_t)cfg->sector;

@@ -35,7 +35,7 @@ static const char *const smem_wide_choices[] = {"phases", "first_word", NULL};
 
 static const struct cfg_key smem_banks_keys[] = {
     {"n_banks", CFG_UINT, offsetof(struct smem_banks_cfg, n_banks), 1, SMEM_MAX_BANKS, "32", NULL,
-     "shared-memory banks per SM (spec 1.2: 32 banks x 4 B; the spec's smem.n_banks)"},
+     "shared-memory banks per SM (spec 1.2: 32 banks x 4 B)"},
     {"width", CFG_SIZE, offsetof(struct smem_banks_cfg, width), 4, 8, "4", NULL,
      "bank word width (bytes); bank = (address / width) mod n_banks"},
     {"warp_parts", CFG_UINT, offsetof(struct smem_banks_cfg, warp_parts), 1, 32, "1", NULL,
@@ -49,14 +49,14 @@ static void smem_banks_cfg_check(const void *sec, const struct sim_cfg *all, str
     const struct smem_banks_cfg *c = sec;
     (void)all;
     if (!is_pow2_u64(c->width))
-        cfg_check_fail(ck, "smem_banks.width", "width %llu is not a power of two", (unsigned long long)c->width);
+        cfg_check_fail(ck, "smem.width", "width %llu is not a power of two", (unsigned long long)c->width);
     if (!is_pow2_u64(c->warp_parts) || c->warp_parts > SMEM_WARP_SIZE)
-        cfg_check_fail(ck, "smem_banks.warp_parts", "warp_parts %llu must be a power of two dividing 32",
+        cfg_check_fail(ck, "smem.warp_parts", "warp_parts %llu must be a power of two dividing 32",
                        (unsigned long long)c->warp_parts);
 }
 
 const struct cfg_section smem_banks_cfg_section = {
-    "smem_banks", "shared-memory banks (conflict model)", offsetof(struct sim_cfg, smem_banks),
+    "smem", "shared-memory banks (conflict model; part of smem.*)", offsetof(struct sim_cfg, smem_banks),
     smem_banks_keys, ARRAY_LEN(smem_banks_keys), smem_banks_cfg_check};
 
 const struct cfg_key *const smem_banks_cfg_keys = smem_banks_keys;
@@ -74,13 +74,13 @@ void smem_banks_cfg_defaults(struct smem_banks_cfg *cfg)
 
 void smem_banks_init(struct smem_banks *b, const struct smem_banks_cfg *cfg)
 {
-    SIM_ASSERT(cfg->n_banks >= 1 && cfg->n_banks <= SMEM_MAX_BANKS, "smem_banks.n_banks %llu",
+    SIM_ASSERT(cfg->n_banks >= 1 && cfg->n_banks <= SMEM_MAX_BANKS, "smem.n_banks %llu",
                (unsigned long long)cfg->n_banks);
-    SIM_ASSERT(is_pow2_u64(cfg->width) && cfg->width >= 4 && cfg->width <= 8, "smem_banks.width %llu",
+    SIM_ASSERT(is_pow2_u64(cfg->width) && cfg->width >= 4 && cfg->width <= 8, "smem.width %llu",
                (unsigned long long)cfg->width);
-    SIM_ASSERT(is_pow2_u64(cfg->warp_parts) && cfg->warp_parts <= SMEM_WARP_SIZE, "smem_banks.warp_parts %llu",
+    SIM_ASSERT(is_pow2_u64(cfg->warp_parts) && cfg->warp_parts <= SMEM_WARP_SIZE, "smem.warp_parts %llu",
                (unsigned long long)cfg->warp_parts);
-    SIM_ASSERT(cfg->wide == SMEM_WIDE_PHASES || cfg->wide == SMEM_WIDE_FIRST_WORD, "smem_banks.wide %d", cfg->wide);
+    SIM_ASSERT(cfg->wide == SMEM_WIDE_PHASES || cfg->wide == SMEM_WIDE_FIRST_WORD, "smem.wide %d", cfg->wide);
     b->n_banks = (uint32_t)cfg->n_banks;
     b->width = (uint32_t)cfg->width;
     b->width_shift = (uint32_t)__builtin_ctzll(cfg->width);

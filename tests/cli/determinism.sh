@@ -12,8 +12,8 @@ heavy=(-o synth.jobs=8 -o synth.hops=150 -o synth.sm_partitions=16 -o synth.mem_
 for mode in exact relaxed4 relaxed16; do
   case $mode in
     exact) extra=() ;;
-    relaxed4) extra=(-o engine.relaxed=true -o engine.quantum=45728ps) ;;
-    relaxed16) extra=(-o engine.relaxed=true -o engine.quantum=182912ps) ;;
+    relaxed4) extra=(-o sync.relaxed=true -o sync.quantum=45728ps) ;;
+    relaxed16) extra=(-o sync.relaxed=true -o sync.quantum=182912ps) ;;
   esac
   run "$mode-1" --threads 1 "${heavy[@]}" "${extra[@]}"; ok $? "$mode: --threads 1 runs"
   for t in 2 3 4 8; do

@@ -15,11 +15,14 @@
 #   - 'gpusim run vectoradd|reduction --size tiny -q -o sim.mode=timing -c <name>'
 #     exits 0, i.e. the result verified against the CPU reference. Presets
 #     with sm.pipe_clock_div > 1 need the timing model's pipeline-clock
-#     support; their description says "hot clock".
+#     support; their description says "hot clock";
+#   - the file cites its sources without absolute machine paths (and so
+#     does docs/presets.md).
 # See docs/presets.md for what each preset reproduces.
 source "$(dirname "$0")/../support/cli_lib.sh"
 
-CFG_DIR=${GPUSIM_CONFIG_DIR:-$(cd "$(dirname "$0")/../../configs" && pwd)}
+SRC_DIR=$(cd "$(dirname "$0")/../.." && pwd)
+CFG_DIR=${GPUSIM_CONFIG_DIR:-$SRC_DIR/configs}
 export GPUSIM_CONFIG_DIR=$CFG_DIR
 
 # One property per preset: "key = value" as 'config --show' prints it
@@ -30,12 +33,12 @@ property() {
     fermi16)        echo "gpu.n_sm = 16" ;;
     fermi24)        echo "mem.n_partitions = 8" ;;
     gtx480-li2015)  echo "l2_to_dram.latency = 20" ;;
-    fermi15-rf)     echo "sched.n_sched = 1" ;;
+    fermi15-rf)     echo "sm.n_sched = 1" ;;
     fermi15-rf-lrr) echo "rf.max_bank_accesses_per_cycle = 4" ;;
     fermi15-vws)    echo "l1d.size = 32K" ;;
     fermi15-sharing) echo "dram.queue = 32" ;;
     fermi16-gtsc)   echo "clock.dram = 1.4GHz" ;;
-    fermi16-sc)     echo "icnt_net.topology = mesh2d" ;;
+    fermi16-sc)     echo "icnt.topology = mesh2d" ;;
     hetero8-temp)   echo "gpu.n_sm = 8" ;;
     maxwell24-ltrf) echo "gpu.n_sm = 24" ;;
     *)              echo "" ;;
@@ -87,5 +90,15 @@ for f in "${files[@]}"; do
   # with sm.pipe_clock_div = 2 on mesh presets (CTA start between edges)
   expect_exit 0 "$name: run reduction --size tiny in timing mode verifies" -- \
     "$GPUSIM" run reduction --size tiny -q -o sim.mode=timing -c "$name"
+
+  # Sources are cited by repository-relative paths (shared/spec/...) or
+  # document names, never by a machine path such as /work/... or /home/...
+  abs=$(grep -nE "(^|[[:space:](\`\"'])/[A-Za-z]" "$f")
+  [ -z "$abs" ]; ok $? "$name: cites no absolute path"
+  [ -z "$abs" ] || echo "$abs" | sed 's/^/#   /'
 done
+doc="$SRC_DIR/docs/presets.md"
+abs=$(grep -nE "(^|[[:space:](\`\"'])/[A-Za-z]" "$doc")
+[ -z "$abs" ]; ok $? "docs/presets.md cites no absolute path"
+[ -z "$abs" ] || echo "$abs" | sed 's/^/#   /'
 finish

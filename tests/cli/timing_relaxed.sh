@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CLI: relaxed mode (engine.relaxed, quantum 4L and 16L) in timing mode runs
+# CLI: relaxed mode (sync.relaxed, quantum 4L and 16L) in timing mode runs
 # the workloads to verified results, is deterministic for any --threads, and
 # its IPC difference from exact mode is reported (a diagnostic, not a bound:
 # the error is measured by bench/speed).
@@ -11,7 +11,7 @@ for w in sgemm bfs; do
   ok $? "$w: exact mode verified"
   for q in 4 16; do
     for t in 1 2; do
-      "$GPUSIM" run $w --size tiny -q -o sim.mode=timing -o engine.relaxed=true -o engine.quantum=$((q * L))ps \
+      "$GPUSIM" run $w --size tiny -q -o sim.mode=timing -o sync.relaxed=true -o sync.quantum=$((q * L))ps \
         --threads $t --stats "$TMP/$w-r$q-$t.json" >"$TMP/out" 2>&1
       ok $? "$w: relaxed quantum ${q}L, --threads $t verified"
     done
