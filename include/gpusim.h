@@ -4,11 +4,14 @@
  * a context (one simulated GPU with its configuration), modules loaded from
  * PTX text, functions looked up by name, device memory, copies, kernel
  * launches and synchronisation. Every call returns 0 on success or a
- * negative GS_ERR_* code; gs_last_error() holds the message. Contexts are
+ * negative GS_ERR_* code; gs_last_error() holds the message. Kernel
+ * launches are synchronous, and a kernel's execution fault is the return
+ * code of its gs_launch_kernel (see there). Contexts are
  * independent: several can live in one process, used from different host
  * threads (one thread per context at a time).
  *
- * Link with: cc app.c $(pkg-config --cflags --libs gpusim)
+ * Link with: cc app.c $(pkg-config --cflags --libs gpusim), adding --static
+ * to the pkg-config flags to link hwloc and jemalloc from their archives.
  */
 #ifndef GPUSIM_H
 #define GPUSIM_H
@@ -122,15 +125,50 @@ int gs_occupancy_ctas_per_sm(gs_function *f, unsigned block_threads, unsigned dy
 
 int gs_mem_alloc(gs_ctx *ctx, uint64_t *dptr, size_t bytes);
 int gs_mem_free(gs_ctx *ctx, uint64_t dptr);
+/* Copies between host and device memory (as cuMemcpyHtoD/DtoH): the device
+ * range must lie inside one live allocation (GS_ERR_INVALID_VALUE
+ * otherwise); n = 0 does nothing. In timing mode the copy goes through the
+ * L2 between kernels, so it sees and updates data that kernels left there. */
 int gs_memcpy_htod(gs_ctx *ctx, uint64_t dst, const void *src, size_t n);
 int gs_memcpy_dtoh(gs_ctx *ctx, void *dst, uint64_t src, size_t n);
+/* Device-to-device copy of n bytes (as cuMemcpyDtoD). src and dst must each
+ * lie inside one live allocation (they may be the same one); otherwise
+ * GS_ERR_INVALID_VALUE and nothing is copied; n = 0 does nothing.
+ * Overlapping ranges are allowed and behave as memmove: dst receives the
+ * bytes src held before the call.
+ * In timing mode the copy goes through the L2 like the host copies (it reads
+ * dirty lines and updates cached copies, so the next kernel and
+ * gs_memcpy_dtoh see the new bytes); it takes no simulated time. */
+int gs_memcpy_dtod(gs_ctx *ctx, uint64_t dst, uint64_t src, size_t n);
 int gs_memset_d8(gs_ctx *ctx, uint64_t dst, unsigned char v, size_t n);
 
 /* params as in cuLaunchKernel: params[i] points at argument i's value; sizes
- * come from the kernel's .param declarations. */
+ * come from the kernel's .param declarations.
+ *
+ * Unlike cuLaunchKernel, the launch is synchronous: gs_launch_kernel returns
+ * after the kernel has finished (in timing mode, after every CTA is done
+ * and memory has drained), so its results can be copied back at once.
+ * Execution faults come back from this call as its return code, with the
+ * details in gs_last_error(ctx):
+ *   GS_ERR_EXEC       an out-of-bounds or misaligned access, a trap or
+ *                     another fault (the message names the CTA, thread,
+ *                     warp, PTX pc and line, and the CUDA source file and
+ *                     line when the PTX carries .loc line information, as
+ *                     nvcc -lineinfo emits), or a deadlock (warps wait at a
+ *                     barrier the others never reach);
+ *   GS_ERR_WATCHDOG   no warp makes progress for too long (a spin-wait that
+ *                     never ends; sim.func_watchdog, sim.watchdog): the
+ *                     stuck warps are listed in the message (functional
+ *                     mode) or on stderr (timing mode);
+ *   GS_ERR_INTERRUPTED  the gs_host_opts stop flag was raised.
+ * GS_ERR_LAUNCH and GS_ERR_INVALID_VALUE report a launch refused before it
+ * ran. In timing mode a kernel that stopped part-way leaves the model
+ * inconsistent: later launches on the context return GS_ERR_STATE. The first
+ * fault is also kept for the next gs_ctx_synchronize, as CUDA reports it. */
 int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                      unsigned bz, unsigned shared_bytes, void **params);
-/* Runs launched work to completion. */
+/* Returns, and clears, the first fault of a launch since the last call (0
+ * if none); launches are synchronous, so there is no work left to wait for. */
 int gs_ctx_synchronize(gs_ctx *ctx);
 /* Record a string fact about the run (workload name, size, seed, verdict)
  * in the "run" object of the statistics JSON; a repeated key replaces. */

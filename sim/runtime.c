@@ -358,6 +358,48 @@ int gs_memcpy_dtoh(gs_ctx *ctx, void *dst, uint64_t src, size_t n)
     return rc;
 }
 
+/* NOTE(dtod_chunks): a device-to-device copy moves DTOD_CHUNK bytes at a
+ * time through a host buffer: each chunk is read whole (in timing mode
+ * through the L2, dirty lines included) before it is written (store and any
+ * L2 copy). Chunks go from the low end when dst is below src and from the
+ * high end otherwise, so a chunk never overwrites source bytes that are
+ * still to be read: overlapping ranges behave as memmove. */
+#define DTOD_CHUNK 65536
+
+int gs_memcpy_dtod(gs_ctx *ctx, uint64_t dst, uint64_t src, size_t n)
+{
+    if (!ctx)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_memcpy_dtod: NULL context");
+    if (n == 0)
+        return 0;
+    int rc = 0;
+    uint8_t *ps = range(ctx, "gs_memcpy_dtod (source)", src, n, &rc);
+    uint8_t *pd = ps ? range(ctx, "gs_memcpy_dtod (destination)", dst, n, &rc) : NULL;
+    if (!pd || dst == src)
+        return rc;
+    if (!ctx->gpu) {
+        memmove(pd, ps, n); /* functional mode: device memory is the only copy */
+        return 0;
+    }
+    uint8_t *buf = malloc(n < DTOD_CHUNK ? n : DTOD_CHUNK);
+    if (!buf)
+        return fail(ctx, GS_ERR_OUT_OF_MEMORY, "gs_memcpy_dtod: out of host memory");
+    bool up = dst > src; /* copy the high end first */
+    for (size_t done = 0; done < n && !rc;) {
+        size_t k = n - done < DTOD_CHUNK ? n - done : DTOD_CHUNK;
+        size_t off = up ? n - done - k : done;
+        if (!gpu_host_read(ctx->gpu, src + off, buf, k))
+            memcpy(buf, ps + off, k);
+        memcpy(pd + off, buf, k);
+        if (!gpu_host_write(ctx->gpu, dst + off, buf, k))
+            rc = fail(ctx, GS_ERR_OUT_OF_MEMORY, "gs_memcpy_dtod: [0x%llx, +%zu) is beyond the timing model's "
+                      "mapped device memory", (unsigned long long)dst, n);
+        done += k;
+    }
+    free(buf);
+    return rc;
+}
+
 int gs_memset_d8(gs_ctx *ctx, uint64_t dst, unsigned char v, size_t n)
 {
     if (!ctx)

@@ -1,6 +1,8 @@
 /* tests/test_func_exec.c: functional executor semantics through the public
  * API: instruction families with edge cases (handwritten PTX run with
- * gs_module_load_data + launch + dtoh), SIMT divergence, and bad input. */
+ * gs_module_load_data + launch + dtoh), SIMT divergence, device-to-device
+ * copies, and bad input. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -437,6 +439,81 @@ static void test_two_contexts(void)
     gs_ctx_destroy(b);
 }
 
+/* out[i] = in[i] * 2 + 1 for one CTA of 256 threads. */
+static const char *twice_ptx = HDR
+    ".visible .entry twice(.param .u64 in, .param .u64 out)\n{\n"
+    " .reg .b32 %r<4>; .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [in];\n ld.param.u64 %rd2, [out];\n mov.u32 %r1, %tid.x;\n"
+    " mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd1, %rd3;\n add.s64 %rd5, %rd2, %rd3;\n"
+    " ld.global.u32 %r2, [%rd4];\n mad.lo.u32 %r3, %r2, 2, 1;\n st.global.u32 [%rd5], %r3;\n ret;\n}\n";
+
+/* gs_memcpy_dtod in functional mode: after a kernel, into a kernel,
+ * overlapping ranges (memmove), and refused ranges. */
+static void test_dtod(gs_ctx *c)
+{
+    enum { N = 256 };
+    gs_module *m;
+    gs_function *f = NULL;
+    if (gs_module_load_data(c, twice_ptx, &m) || gs_module_get_function(m, "twice", &f)) {
+        TAP_OK(0, "twice kernel loads: %s", gs_last_error(c));
+        return;
+    }
+    uint32_t in[N], got[N], ref[N];
+    for (unsigned i = 0; i < N; i++)
+        in[i] = i * 11u + 3u;
+    uint64_t da, db, dc;
+    gs_mem_alloc(c, &da, sizeof in);
+    gs_mem_alloc(c, &db, sizeof in);
+    gs_mem_alloc(c, &dc, sizeof in);
+    gs_memcpy_htod(c, da, in, sizeof in);
+    void *args[] = {&da, &db};
+    TAP_EQ_I64(gs_launch_kernel(f, 1, 1, 1, N, 1, 1, 0, args), 0, "kernel writes b");
+    TAP_EQ_I64(gs_memcpy_dtod(c, dc, db, sizeof in), 0, "DtoD b -> c");
+    gs_memcpy_dtoh(c, got, dc, sizeof got);
+    bool ok = true;
+    for (unsigned i = 0; i < N; i++)
+        ok = ok && got[i] == in[i] * 2u + 1u;
+    TAP_OK(ok, "c holds what the kernel wrote to b");
+    /* The copy feeds the next kernel: c -> a. */
+    void *args2[] = {&dc, &da};
+    TAP_EQ_I64(gs_launch_kernel(f, 1, 1, 1, N, 1, 1, 0, args2), 0, "kernel reads c");
+    gs_memcpy_dtoh(c, got, da, sizeof got);
+    ok = true;
+    for (unsigned i = 0; i < N; i++)
+        ok = ok && got[i] == (in[i] * 2u + 1u) * 2u + 1u;
+    TAP_OK(ok, "the kernel saw the copied bytes");
+    /* Overlap inside c: memmove semantics, both directions, odd offsets. */
+    gs_memcpy_dtoh(c, ref, dc, sizeof ref);
+    memmove((uint8_t *)ref + 5, ref, sizeof ref - 5);
+    TAP_EQ_I64(gs_memcpy_dtod(c, dc + 5, dc, sizeof ref - 5), 0, "overlapping DtoD upwards");
+    gs_memcpy_dtoh(c, got, dc, sizeof got);
+    TAP_OK(memcmp(got, ref, sizeof ref) == 0, "upward overlap copies as memmove");
+    memmove(ref, (uint8_t *)ref + 9, sizeof ref - 9);
+    TAP_EQ_I64(gs_memcpy_dtod(c, dc, dc + 9, sizeof ref - 9), 0, "overlapping DtoD downwards");
+    gs_memcpy_dtoh(c, got, dc, sizeof got);
+    TAP_OK(memcmp(got, ref, sizeof ref) == 0, "downward overlap copies as memmove");
+    TAP_EQ_I64(gs_memcpy_dtod(c, dc, dc, sizeof ref), 0, "copy onto itself");
+    /* Refused: nothing changes. */
+    TAP_EQ_I64(gs_memcpy_dtod(c, dc, db, sizeof in + 1), GS_ERR_INVALID_VALUE, "source one byte past its allocation");
+    TAP_CONTAINS(gs_last_error(c), "gs_memcpy_dtod (source)", "message: %s", gs_last_error(c));
+    TAP_EQ_I64(gs_memcpy_dtod(c, dc + 1, db, sizeof in), GS_ERR_INVALID_VALUE,
+               "destination one byte past its allocation");
+    TAP_CONTAINS(gs_last_error(c), "gs_memcpy_dtod (destination)", "message: %s", gs_last_error(c));
+    TAP_EQ_I64(gs_memcpy_dtod(c, dc, 0x10, 4), GS_ERR_INVALID_VALUE, "source outside device memory");
+    uint64_t dfree;
+    gs_mem_alloc(c, &dfree, 64);
+    gs_mem_free(c, dfree);
+    TAP_EQ_I64(gs_memcpy_dtod(c, dfree, db, 4), GS_ERR_INVALID_VALUE, "destination freed");
+    gs_memcpy_dtoh(c, got, dc, sizeof got);
+    TAP_OK(memcmp(got, ref, sizeof ref) == 0, "refused copies changed nothing");
+    TAP_EQ_I64(gs_memcpy_dtod(NULL, dc, db, 4), GS_ERR_INVALID_VALUE, "NULL context");
+    TAP_CONTAINS(gs_last_error(NULL), "gs_memcpy_dtod", "NULL context message: %s", gs_last_error(NULL));
+    TAP_EQ_I64(gs_memcpy_dtod(c, 0, 0, 0), 0, "zero bytes: nothing to do");
+    gs_mem_free(c, da);
+    gs_mem_free(c, db);
+    gs_mem_free(c, dc);
+}
+
 int main(void)
 {
     tap_no_plan();
@@ -448,6 +525,7 @@ int main(void)
     test_divergence(c);
     test_shared_wrap(c);
     test_get_global(c);
+    test_dtod(c);
     gs_ctx_destroy(c);
     test_bad_input();
     test_watchdog();

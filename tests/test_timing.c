@@ -1,6 +1,6 @@
 /* tests/test_timing.c: the assembled timing mode (sim/gpu.c, sim/sm/sm.c)
- * through the public API: results, host copies through the L2 across
- * kernels, identical statistics for any host thread count, errors
+ * through the public API: results, host and device-to-device copies
+ * through the L2 across kernels, identical statistics for any host thread count, errors
  * (faults, deadlock, watchdog, unusable clocks), two contexts in one process.
  * Timing values themselves are checked by test_ubench against hand-computed
  * latencies; here only what must hold exactly. */
@@ -228,6 +228,101 @@ static void test_errors(void)
            "clock.icnt != clock.core refused: %s", gs_last_error(NULL));
 }
 
+/* gs_memcpy_dtod in timing mode: the copies go through the L2 between
+ * kernels, so a copy must read lines a kernel left dirty there and update
+ * lines of the destination that the L2 holds. */
+static void test_dtod(void)
+{
+    gs_ctx *c = tctx(NULL, 1);
+    gs_function *f = c ? load(c, axpy_ptx) : NULL;
+    unsigned n = 5000;
+    size_t bytes = (size_t)n * 4;
+    uint32_t *in = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
+    for (unsigned i = 0; i < n; i++)
+        in[i] = i * 5u + 2u;
+    uint64_t din, dout, dcopy, dres;
+    gs_mem_alloc(c, &din, bytes);
+    gs_mem_alloc(c, &dout, bytes);
+    gs_mem_alloc(c, &dcopy, bytes);
+    gs_mem_alloc(c, &dres, bytes);
+    /* Before the first launch the device memory is the only copy. */
+    gs_memcpy_htod(c, dres, in, bytes);
+    TAP_EQ_I64(gs_memcpy_dtod(c, din, dres, bytes), 0, "DtoD before any launch");
+    gs_memset_d8(c, dout, 0xee, bytes);
+    gs_memset_d8(c, dcopy, 0xdd, bytes);
+    /* Kernel 1 writes out (dirty in the L2), kernel 2 writes copy, so the L2
+     * holds lines of the destination too. */
+    void *a1[] = {&din, &dout, &n}, *a2[] = {&din, &dcopy, &n};
+    bool ok = f && gs_launch_kernel(f, 8, 1, 1, 128, 1, 1, 0, a1) == 0 &&
+              gs_launch_kernel(f, 8, 1, 1, 128, 1, 1, 0, a2) == 0;
+    TAP_OK(ok, "two kernels write out and copy: %s", ok ? "ok" : gs_last_error(c));
+    for (unsigned i = 0; i < n; i++)
+        want[i] = in[i] * 3u + i;
+    gs_memcpy_dtoh(c, got, dout, bytes);
+    TAP_OK(memcmp(got, want, bytes) == 0, "dtoh of out sees the kernel's result");
+    /* Make copy differ from out, then copy out over it. */
+    uint32_t zero[64] = {0};
+    gs_memcpy_htod(c, dout, zero, sizeof zero);
+    memset(want, 0, sizeof zero);
+    TAP_EQ_I64(gs_memcpy_dtod(c, dcopy, dout, bytes), 0, "DtoD out -> copy after the kernels");
+    memset(got, 0, bytes);
+    gs_memcpy_dtoh(c, got, dcopy, bytes);
+    TAP_OK(memcmp(got, want, bytes) == 0, "copy holds out's bytes, from the L2 (written by a kernel and the host)");
+    /* Kernel 3 reads copy: it must see the copied bytes, not the L2 lines
+     * kernel 2 left there. */
+    void *a3[] = {&dcopy, &dres, &n};
+    ok = f && gs_launch_kernel(f, 8, 1, 1, 128, 1, 1, 0, a3) == 0;
+    gs_memcpy_dtoh(c, got, dres, bytes);
+    bool same = ok;
+    for (unsigned i = 0; same && i < n; i++)
+        same = got[i] == want[i] * 3u + i;
+    TAP_OK(same, "a kernel reading the destination sees the copied bytes");
+    /* Overlapping copies inside out behave as memmove, both directions. */
+    uint32_t *ref = malloc(bytes);
+    memcpy(ref, want, bytes);
+    memmove(ref + 3, ref, bytes - 12);
+    TAP_EQ_I64(gs_memcpy_dtod(c, dout + 12, dout, bytes - 12), 0, "overlapping DtoD upwards");
+    gs_memcpy_dtoh(c, got, dout, bytes);
+    TAP_OK(memcmp(got, ref, bytes) == 0, "upward overlap copies as memmove");
+    memmove(ref, ref + 7, bytes - 28);
+    TAP_EQ_I64(gs_memcpy_dtod(c, dout, dout + 28, bytes - 28), 0, "overlapping DtoD downwards");
+    gs_memcpy_dtoh(c, got, dout, bytes);
+    TAP_OK(memcmp(got, ref, bytes) == 0, "downward overlap copies as memmove");
+    /* Larger than the host bounce buffer (64 KiB): overlap across chunks. */
+    size_t big = 300000;
+    uint64_t dbig;
+    uint8_t *b = malloc(big), *bref = malloc(big), *bgot = malloc(big);
+    for (size_t i = 0; i < big; i++)
+        b[i] = (uint8_t)(i * 131u + (i >> 9));
+    gs_mem_alloc(c, &dbig, big);
+    gs_memcpy_htod(c, dbig, b, big);
+    memcpy(bref, b, big);
+    memmove(bref + 1000, bref, big - 1000);
+    gs_memcpy_dtod(c, dbig + 1000, dbig, big - 1000);
+    memmove(bref, bref + 70001, big - 70001);
+    gs_memcpy_dtod(c, dbig, dbig + 70001, big - 70001);
+    gs_memcpy_dtoh(c, bgot, dbig, big);
+    TAP_OK(memcmp(bgot, bref, big) == 0, "overlapping copies of 299000 and 229999 bytes (several chunks)");
+    /* Errors: nothing is copied. */
+    gs_memcpy_dtoh(c, got, dcopy, bytes);
+    TAP_EQ_I64(gs_memcpy_dtod(c, dcopy, dout, bytes + 4), GS_ERR_INVALID_VALUE, "source past its allocation");
+    TAP_CONTAINS(gs_last_error(c), "source", "message names the source range");
+    TAP_EQ_I64(gs_memcpy_dtod(c, dcopy + 4, dout, bytes), GS_ERR_INVALID_VALUE, "destination past its allocation");
+    TAP_CONTAINS(gs_last_error(c), "destination", "message names the destination range");
+    gs_memcpy_dtoh(c, ref, dcopy, bytes);
+    TAP_OK(memcmp(got, ref, bytes) == 0, "refused copies left the destination alone");
+    TAP_EQ_I64(gs_memcpy_dtod(NULL, dcopy, dout, 4), GS_ERR_INVALID_VALUE, "NULL context");
+    TAP_EQ_I64(gs_memcpy_dtod(c, 0, 0, 0), 0, "zero bytes: nothing to do");
+    free(b);
+    free(bref);
+    free(bgot);
+    free(ref);
+    free(in);
+    free(want);
+    free(got);
+    gs_ctx_destroy(c);
+}
+
 static void test_two_contexts(void)
 {
     gs_ctx *a = tctx(NULL, 1), *b = tctx(NULL, 1);
@@ -266,6 +361,7 @@ int main(void)
         {"results and determinism", test_results_and_determinism},
         {"atomics at L2", test_atomics},
         {"errors", test_errors},
+        {"device-to-device copies", test_dtod},
         {"two contexts", test_two_contexts},
     };
     return tap_run(tests, sizeof tests / sizeof *tests);

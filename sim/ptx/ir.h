@@ -432,6 +432,8 @@ struct ptx_insn {
     uint16_t call_n_arg; /* call: input arguments (after the returns) */
     uint32_t line;  /* source line (1-based) */
     uint32_t col;   /* source column of the opcode (1-based) */
+    uint32_t src_line; /* CUDA source line of the last .loc before it (0 = unknown) */
+    uint16_t src_file; /* that .loc's file: ptx_module.src_files[src_file - 1]; 0 = none */
     struct ptx_operand opnd[PTX_MAX_OPNDS];
 };
 
@@ -570,6 +572,14 @@ struct ptx_func {
 };
 
 /* ----------------------------------------------------------------- module */
+/* A source file named by `.file N "path"` (or only used by a .loc, docs/ptx.md). */
+struct ptx_srcfile {
+    char *path;       /* as written in .file; "<file N>" when no .file declares N */
+    const char *base; /* last path component of path (points into it), for messages */
+    uint32_t index;   /* N, the PTX file index (1 .. 65535) */
+    uint32_t line;    /* PTX line of its .file directive, 0 = undeclared */
+};
+
 struct ptx_module {
     char *filename;       /* as given to ptx_parse (for messages) */
     uint32_t version_major, version_minor; /* .version */
@@ -583,6 +593,9 @@ struct ptx_module {
 
     struct ptx_func *funcs;
     uint32_t n_funcs;
+
+    struct ptx_srcfile *src_files; /* .file table, in order of first mention */
+    uint32_t n_src_files;
 };
 
 /* ------------------------------------------------------------- helpers */

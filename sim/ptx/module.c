@@ -54,6 +54,9 @@ void ptx_module_free(struct ptx_module *m)
         free(m->vars[i].init);
     }
     free(m->vars);
+    for (uint32_t i = 0; i < m->n_src_files; i++)
+        free(m->src_files[i].path);
+    free(m->src_files);
     free(m->filename);
     free(m);
 }

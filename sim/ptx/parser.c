@@ -3,8 +3,10 @@
  * Does: the token stream with lookahead; error reporting with a cap and
  * statement-level recovery; the scoped symbol table (module, function,
  * nested '{}' blocks as emitted around call sequences and inline asm);
- * module directives (.version/.target/.address_size, .file/.loc/.section
- * skipped), variable declarations with .align, vectors, array dimensions
+ * module directives (.version/.target/.address_size; .section skipped),
+ * source line information (.file and .loc: each instruction records the
+ * CUDA file and line of the last .loc before it; docs/ptx.md), variable
+ * declarations with .align, vectors, array dimensions
  * and (nested) initialisers, .entry/.func headers with parameter lists and
  * performance directives, register declarations (including %r<N> ranges,
  * whose registers get a dense index only when first used), labels, and
@@ -160,6 +162,167 @@ static bool expect_uint(struct ptx_parser *ps, const char *what, uint64_t max, u
     *v = t->ival;
     ptx_take(ps);
     return true;
+}
+
+/* ---------------------------------------------- source line information */
+/* 1-based slot of PTX file index `index` in the module's .file table; an
+ * index not seen before gets an undeclared entry (a .loc may come before
+ * its .file: nvcc puts the .file directives at the end of the module). */
+static uint16_t src_file_slot(struct ptx_parser *ps, uint32_t index)
+{
+    struct ptx_module *m = ps->m;
+    for (uint32_t i = 0; i < m->n_src_files; i++)
+        if (m->src_files[i].index == index)
+            return (uint16_t)(i + 1);
+    uint32_t cap = m->n_src_files;
+    ptx_grow((void **)&m->src_files, sizeof *m->src_files, &cap, (size_t)m->n_src_files + 1);
+    m->src_files[m->n_src_files] = (struct ptx_srcfile){NULL, NULL, index, 0};
+    return (uint16_t)++m->n_src_files; /* at most 65535 distinct indices */
+}
+
+/* An unsigned operand of a line-oriented directive (kw), on kw's line. */
+static bool dir_uint(struct ptx_parser *ps, const struct ptx_tok *kw, const char *what, uint64_t min,
+                     uint64_t max, uint64_t *v)
+{
+    const struct ptx_tok *t = ptx_peek(ps, 0);
+    if (t->line != kw->line || t->kind == TK_EOF) {
+        ptx_error(ps, kw->line, kw->col, "%.*s: missing %s", (int)kw->len, kw->s, what);
+        return false;
+    }
+    if (t->kind != TK_INT) {
+        ptx_error(ps, t->line, t->col, "%.*s: expected %s, found '%.*s'", (int)kw->len, kw->s, what,
+                  (int)t->len, t->s);
+        return false;
+    }
+    if (t->ival < min || t->ival > max) {
+        ptx_error(ps, t->line, t->col, "%.*s: %s %llu is out of range (%llu to %llu)", (int)kw->len, kw->s,
+                  what, (unsigned long long)t->ival, (unsigned long long)min, (unsigned long long)max);
+        return false;
+    }
+    *v = t->ival;
+    ptx_take(ps);
+    return true;
+}
+
+/* The rest of a directive's line may only be a ','-led extension that we
+ * ignore (.loc: function_name/inlined_at; .file: timestamp and size). */
+static bool dir_tail(struct ptx_parser *ps, const struct ptx_tok *kw)
+{
+    const struct ptx_tok *t = ptx_peek(ps, 0);
+    if (t->line == kw->line && t->kind != TK_EOF && !ptx_is_punct(t, ',')) {
+        ptx_error(ps, t->line, t->col, "%.*s: unexpected '%.*s'", (int)kw->len, kw->s, (int)t->len, t->s);
+        return false;
+    }
+    return true;
+}
+
+/* `.loc file line [column] [, function_name ... , inlined_at ...]`: the
+ * CUDA source position of the instructions that follow. *file and *line
+ * receive the .file table slot and the line; both 0 when the directive is
+ * malformed (reported) or names line 0 (no source position). */
+static void parse_loc(struct ptx_parser *ps, uint16_t *file, uint32_t *line)
+{
+    struct ptx_tok kw = ptx_take(ps);
+    uint64_t f = 0, l = 0, c = 0;
+    *file = 0;
+    *line = 0;
+    if (dir_uint(ps, &kw, "file index", 1, UINT16_MAX, &f) && dir_uint(ps, &kw, "line", 0, UINT32_MAX, &l)) {
+        const struct ptx_tok *t = ptx_peek(ps, 0);
+        bool ok = t->line != kw.line || t->kind != TK_INT || dir_uint(ps, &kw, "column", 0, UINT32_MAX, &c);
+        if (ok && dir_tail(ps, &kw)) {
+            uint16_t slot = src_file_slot(ps, (uint32_t)f);
+            if (l) {
+                *file = slot;
+                *line = (uint32_t)l;
+            }
+        }
+    }
+    skip_line(ps, kw.line);
+}
+
+/* `.file index "path" [, timestamp, size]` (PTX ISA), or `.file index "dir"
+ * "name"` (DWARF 5 style): the name of a file index used by .loc. */
+static void parse_file(struct ptx_parser *ps)
+{
+    struct ptx_tok kw = ptx_take(ps);
+    uint64_t f = 0;
+    if (!dir_uint(ps, &kw, "file index", 1, UINT16_MAX, &f)) {
+        skip_line(ps, kw.line);
+        return;
+    }
+    const struct ptx_tok *t = ptx_peek(ps, 0);
+    if (t->line != kw.line || t->kind != TK_STRING) {
+        ptx_error(ps, t->line == kw.line ? t->line : kw.line, t->line == kw.line ? t->col : kw.col,
+                  ".file: expected a quoted file name after the index");
+        skip_line(ps, kw.line);
+        return;
+    }
+    struct ptx_tok name = ptx_take(ps);
+    char *path = ptx_strndup(name.s + 1, name.len - 2);
+    t = ptx_peek(ps, 0);
+    if (t->line == kw.line && t->kind == TK_STRING) { /* directory, then name */
+        struct ptx_tok leaf = ptx_take(ps);
+        size_t dl = strlen(path), ll = leaf.len - 2;
+        char *joined;
+        if (ll && leaf.s[1] == '/') {
+            joined = ptx_strndup(leaf.s + 1, ll);
+        } else {
+            joined = ptx_xcalloc(dl + ll + 2, 1);
+            memcpy(joined, path, dl);
+            if (dl && path[dl - 1] != '/')
+                joined[dl++] = '/';
+            memcpy(joined + dl, leaf.s + 1, ll);
+        }
+        free(path);
+        path = joined;
+    }
+    if (!dir_tail(ps, &kw)) {
+        free(path);
+        skip_line(ps, kw.line);
+        return;
+    }
+    skip_line(ps, kw.line);
+    uint16_t slot = src_file_slot(ps, (uint32_t)f); /* may move the table */
+    struct ptx_srcfile *sf = &ps->m->src_files[slot - 1];
+    if (sf->line) {
+        if (strcmp(sf->path, path) != 0)
+            ptx_error(ps, kw.line, kw.col, ".file %llu is \"%s\" here but \"%s\" at line %u",
+                      (unsigned long long)f, path, sf->path, sf->line);
+        free(path);
+        return;
+    }
+    sf->path = path;
+    sf->line = kw.line;
+}
+
+/* After the module: name the file indices no .file declared ("<file N>",
+ * messages only) and point each entry's base at its last path component. */
+static void finish_src_files(struct ptx_module *m)
+{
+    for (uint32_t i = 0; i < m->n_src_files; i++) {
+        struct ptx_srcfile *sf = &m->src_files[i];
+        if (!sf->path) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "<file %u>", sf->index);
+            sf->path = ptx_strndup(buf, strlen(buf));
+            sf->base = sf->path;
+            continue;
+        }
+        /* '/' or '\\' (nvcc on Windows writes C:\\dir\\kernel.cu) */
+        sf->base = sf->path;
+        for (const char *q = sf->path; *q; q++)
+            if ((*q == '/' || *q == '\\') && q[1])
+                sf->base = q + 1;
+    }
+}
+
+/* Give the instructions [from, fn->n_insns) the current .loc position. */
+static void stamp_loc(struct ptx_func *fn, uint32_t from, uint16_t file, uint32_t line)
+{
+    for (uint32_t i = from; i < fn->n_insns; i++) {
+        fn->insns[i].src_file = file;
+        fn->insns[i].src_line = line;
+    }
 }
 
 /* --------------------------------------------------------- symbol table */
@@ -1062,6 +1225,8 @@ fail:
 static void parse_body(struct ptx_parser *ps)
 {
     uint32_t body_depth = ps->depth;
+    uint16_t loc_file = 0; /* .file slot of the last .loc, 0 none */
+    uint32_t loc_line = 0; /* its line, 0 none */
     while (!ps->stop) {
         const struct ptx_tok *t = ptx_peek(ps, 0);
         if (t->kind == TK_EOF) {
@@ -1088,8 +1253,10 @@ static void parse_body(struct ptx_parser *ps)
                 enum ptx_space sp = ptx_tok_is(&kw, ".param") ? PTX_SPACE_ARGS
                                                               : ptx_space_from_word(kw.s, kw.len);
                 parse_var_decl(ps, sp, PTX_LINK_NONE, false);
-            } else if (ptx_tok_is(t, ".loc") || ptx_tok_is(t, ".file")) {
-                skip_line(ps, t->line);
+            } else if (ptx_tok_is(t, ".loc")) {
+                parse_loc(ps, &loc_file, &loc_line);
+            } else if (ptx_tok_is(t, ".file")) {
+                parse_file(ps);
             } else if (ptx_tok_is(t, ".pragma")) {
                 ptx_take(ps);
                 ptx_sync_stmt(ps);
@@ -1139,11 +1306,15 @@ static void parse_body(struct ptx_parser *ps)
                 ptx_sync_stmt(ps);
                 continue;
             }
+            uint32_t first = ps->fn->n_insns;
             ptx_parse_insn(ps, g, neg, at.line, at.col);
+            stamp_loc(ps->fn, first, loc_file, loc_line);
             continue;
         }
         if (t->kind == TK_IDENT) {
+            uint32_t first = ps->fn->n_insns;
             ptx_parse_insn(ps, -1, false, 0, 0);
+            stamp_loc(ps->fn, first, loc_file, loc_line);
             continue;
         }
         if (t->kind != TK_ERROR)
@@ -1266,8 +1437,12 @@ void ptx_parse_module(struct ptx_parser *ps)
             ps->m->address_size = (uint32_t)v;
             seen_addr = true;
             skip_line(ps, kw.line);
-        } else if (ptx_tok_is(t, ".file") || ptx_tok_is(t, ".loc")) {
-            skip_line(ps, t->line);
+        } else if (ptx_tok_is(t, ".file")) {
+            parse_file(ps);
+        } else if (ptx_tok_is(t, ".loc")) {
+            uint16_t f;
+            uint32_t l;
+            parse_loc(ps, &f, &l); /* checked; no instruction follows at module scope */
         } else if (ptx_tok_is(t, ".section")) {
             skip_section(ps);
         } else if (ptx_tok_is(t, ".pragma")) {
@@ -1317,6 +1492,7 @@ void ptx_parse_module(struct ptx_parser *ps)
         if (!seen_addr)
             ps->m->address_size = 64; /* PTX default is 32; nvcc always states 64 */
     }
+    finish_src_files(ps->m);
 }
 
 void ptx_parser_fini(struct ptx_parser *ps)
