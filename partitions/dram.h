@@ -31,7 +31,8 @@
  * §2.9), the partition's admission credits and the round-robin between its
  * two sub-partitions (§2.8 point 4: that is the partition's job; this unit
  * only refuses when its own structures are full), address decoding (the
- * caller fills bank/row/col with partitions/addrmap.h).
+ * caller fills bank/row/col with partitions/addrmap.h, whose map string is
+ * the key dram.addr_map validated in dram_cfg.c).
  *
  * Expected operation mix: one dram_tick per DRAM cycle with work (idle
  * cycles are skipped by the returned next-work cycle), at most one push and
@@ -86,6 +87,8 @@ struct dram_cfg {
     uint64_t data_cmd_ratio; /* dram.data_cmd_ratio: data beats per command cycle (4 = QDR) */
     int sched;               /* dram.sched: enum dram_sched_kind */
     int model;               /* dram.model: enum dram_model_kind */
+    char *addr_map;          /* dram.addr_map: address-map string (partitions/addrmap.h; owned by
+                                struct cfg; NULL = ADDRMAP_GTX480); not used by dram.c itself */
 };
 
 extern const struct cfg_key dram_cfg_keys[];

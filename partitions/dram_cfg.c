@@ -8,12 +8,19 @@
  * `config --list` documents each. Derived values (tRCDWR, tRTW, tWTR, tWTP,
  * RD->PRE) are computed in dram.c, never configured.
  *
+ * dram.addr_map (the address-map string, partitions/addrmap.h) is declared
+ * here because it describes the channel's geometry; the section check builds
+ * the map against dram.banks, dram.rows, dram.bus_bytes x dram.burst,
+ * mem.n_partitions, mem.sub_per_partition and the L2 set count, and reports
+ * every violation (docs/addrmap.md lists the rules).
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "partitions/addrmap.h"
 #include "partitions/dram.h"
+#include "partitions/mempart.h"
 #include "sim/config.h"
 #include "sim/sim_cfg.h"
 
@@ -66,6 +73,9 @@ const struct cfg_key dram_cfg_keys[] = {
      "request scheduler: frfcfs (row hits first, per bank) or fcfs (strict arrival order)"},
     {"model", CFG_ENUM, offsetof(struct dram_cfg, model), 0, 0, "normal", dram_model_choices,
      "normal (GDDR5 timing) or perfect (zero DRAM latency, 003's classification)"},
+    {"addr_map", CFG_STRING, offsetof(struct dram_cfg, addr_map), 1, 0, ADDRMAP_GTX480, NULL,
+     "address map, GPGPU-Sim syntax: [dramid@N;] then one letter per bit, high to low: D channel, "
+     "B bank, R row, C column, S burst, 0 unused (docs/addrmap.md)"},
 };
 #undef T
 
@@ -153,22 +163,51 @@ static void dram_check_report(void *ctx, const char *key, const char *msg)
     cfg_check_fail(ctx, key, "%s", msg);
 }
 
+struct dram_map_report {
+    struct cfg_checker *ck; /* where errors go */
+    bool map_default;       /* dram.addr_map was not set explicitly */
+};
+
+/* A map violation is reported at dram.addr_map, unless the string is the
+ * default and another key (dram.banks, mem.n_partitions, ...) is involved:
+ * then at that key, whose file:line is the one the user wrote. */
+static void dram_map_report(void *ctx, const char *key, const char *msg)
+{
+    struct dram_map_report *r = ctx;
+    const char *at = key && r->map_default ? key : "dram.addr_map";
+    cfg_check_fail(r->ck, at, "address map: %s", msg);
+}
+
+/* The geometry dram.addr_map is checked against. */
+static void dram_map_geom(const struct dram_cfg *c, const struct sim_cfg *all, struct addrmap_geom *g)
+{
+    memset(g, 0, sizeof *g);
+    g->n_ch = (uint32_t)all->mem.n_partitions;
+    g->n_sub_per_ch = (uint32_t)all->mem.sub_per_partition;
+    g->banks = (uint32_t)c->banks;
+    g->rows = (uint32_t)c->rows;
+    g->burst_bytes = (uint32_t)(c->bus_bytes * c->burst);
+    uint64_t way = all->l2.assoc * all->l2.line;
+    uint64_t sets = way ? all->l2.size_per_sub / way : 0;
+    /* a bad L2 geometry is the l2 section's error, not the map's */
+    g->l2_sets = way && all->l2.size_per_sub % way == 0 && is_pow2_u64(sets) && sets <= (1u << 24) ? (uint32_t)sets : 0;
+}
+
 static void dram_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
 {
     const struct dram_cfg *c = sec;
     dram_cfg_validate(c, dram_check_report, ck);
-    /* The address map (partitions/addrmap.c) implements the GTX480 bit
-     * layout only: 16 banks, 4096 rows, 2 sub-partitions per channel. */
-    if (c->banks != 16)
-        cfg_check_fail(ck, "dram.banks", "%llu: the address map supports only the GTX480 layout (16 banks)",
-                       (unsigned long long)c->banks);
-    if (c->rows != 4096)
-        cfg_check_fail(ck, "dram.rows", "%llu: the address map supports only the GTX480 layout (4096 rows)",
-                       (unsigned long long)c->rows);
-    if (all->mem.sub_per_partition != 2)
+    /* The memory partition (partitions/mempart.h) has exactly MEMPART_SUBS
+     * L2 slices per channel; the address map itself takes any power of two. */
+    if (all->mem.sub_per_partition != MEMPART_SUBS)
         cfg_check_fail(ck, "mem.sub_per_partition",
-                       "%llu: the address map supports only the GTX480 layout (2 sub-partitions per channel)",
-                       (unsigned long long)all->mem.sub_per_partition);
+                       "the memory partition model has exactly %u L2 sub-partitions per channel", MEMPART_SUBS);
+    struct addrmap_geom g;
+    dram_map_geom(c, all, &g);
+    const char *origin = cfg_value_origin(ck->cfg, "dram.addr_map");
+    struct dram_map_report r = {ck, !origin || strcmp(origin, "default") == 0};
+    struct addrmap m;
+    addrmap_build(&m, c->addr_map, &g, dram_map_report, &r);
 }
 
 const struct cfg_section dram_cfg_section = {"dram", "DRAM controller and GDDR5 channel",

@@ -251,8 +251,8 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     g->n_sm = (uint32_t)cfg->gpu.n_sm;
     g->n_ch = (uint32_t)cfg->mem.n_partitions;
     uint32_t l2_sets = (uint32_t)(cfg->l2.size_per_sub / (cfg->l2.assoc * cfg->l2.line));
-    addrmap_init(&g->map, g->n_ch, (uint32_t)cfg->mem.sub_per_partition, (uint32_t)cfg->dram.banks,
-                 (uint32_t)cfg->dram.rows, l2_sets);
+    addrmap_init_spec(&g->map, cfg->dram.addr_map, g->n_ch, (uint32_t)cfg->mem.sub_per_partition,
+                      (uint32_t)cfg->dram.banks, (uint32_t)cfg->dram.rows, l2_sets);
     icnt_topo_init(&g->topo, &cfg->icnt_net, cfg->icnt.min_latency, g->n_sm, g->n_ch,
                    (uint32_t)cfg->mem.sub_per_partition);
     g->eng = eng_create(&cfg->engine, g);
@@ -316,6 +316,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     ss->lp.coal.header = cfg->icnt_net.header;
     ss->lp.smem = cfg->smem_banks;
     ss->lp.n_warps = (uint32_t)cfg->sm.max_warps;
+    ss->lp.n_slots = (uint32_t)cfg->sm.ldst_slots;
     ss->topo = &g->topo;
     ss->net = &cfg->icnt_net;
     ss->map = &g->map;

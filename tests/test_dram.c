@@ -136,11 +136,12 @@ static struct dram_cfg defaults(void)
  * and column commands only to the open row. Returns violations found. */
 struct ref_timing {
     int tRCD, tRCDWR, tRAS, tRC, tRP, rd2pre, tWTP, tCCDL, tRTPL, tCCDS, tRRD, tRTW, tWTR;
+    uint32_t bpg; /* banks per bank group */
 };
 
 static struct ref_timing ref_gtx480(void)
 {
-    struct ref_timing t = {12, 7, 28, 40, 12, 2, 18, 3, 2, 2, 6, 12, 11};
+    struct ref_timing t = {12, 7, 28, 40, 12, 2, 18, 3, 2, 2, 6, 12, 11, 4};
     return t;
 }
 
@@ -153,7 +154,7 @@ static int ref_check(const struct dram_cmd_rec *tr, size_t n, const struct ref_t
         for (size_t i = 0; i < j; i++) {
             const struct dram_cmd_rec *a = &tr[i], *b = &tr[j];
             int64_t dist = (int64_t)b->cycle - (int64_t)a->cycle;
-            bool sb = a->bank == b->bank, sg = a->bank / 4 == b->bank / 4;
+            bool sb = a->bank == b->bank, sg = a->bank / t->bpg == b->bank / t->bpg;
             int need = 0;
 #define NEED(cond, v)                                                                              \
     if (cond)                                                                                      \
@@ -185,8 +186,8 @@ static int ref_check(const struct dram_cmd_rec *tr, size_t n, const struct ref_t
     }
     /* Protocol: per bank, ACT only when closed, PRE only when open, column
      * commands only to the open row. */
-    uint32_t open[64];
-    for (int b = 0; b < 64; b++)
+    uint32_t open[256];
+    for (int b = 0; b < 256; b++)
         open[b] = DRAM_NONE;
     for (size_t j = 0; j < n; j++) {
         const struct dram_cmd_rec *x = &tr[j];
@@ -225,8 +226,10 @@ static cycle_t run_random(struct harness *h, uint64_t seed, int n, bool every_cy
     bool have = false;
     while (pushed < n) {
         if (!have) {
-            pend = mkreq((uint64_t)pushed, (uint32_t)(lcg(&s) % 16), (uint32_t)(lcg(&s) % 3),
-                         lcg(&s) % 4 == 0);
+            uint32_t bank = (uint32_t)(lcg(&s) % h->d.cfg.banks), row = (uint32_t)(lcg(&s) % 3);
+            if (row == 2 && h->d.cfg.rows != 4096)
+                row = (uint32_t)h->d.cfg.rows - 1; /* other geometries: reach the top row */
+            pend = mkreq((uint64_t)pushed, bank, row, lcg(&s) % 4 == 0);
             have = true;
         }
         cycle_t ready = c + (lcg(&s) % 3);
@@ -708,6 +711,46 @@ static void test_perfect(void)
     h_free(h);
 }
 
+/* ------------------------------------------------- other bank/row geometries */
+
+/* dram.c sizes every per-bank and per-group structure from the config: DDR3
+ * (8 banks), 32 banks, 1 or 8 groups and up to 2^20 rows run random traffic
+ * that obeys every pairwise rule with the right bank-group size. */
+static void test_geometries(void)
+{
+    static const struct {
+        uint32_t banks, groups, rows;
+    } geo[] = {{8, 2, 32768}, {8, 1, 2048}, {32, 8, 65536}, {16, 4, 1048576}, {64, 16, 8192}};
+    for (size_t i = 0; i < ARRAY_LEN(geo); i++) {
+        struct dram_cfg c = defaults();
+        c.banks = geo[i].banks;
+        c.bank_groups = geo[i].groups;
+        c.rows = geo[i].rows;
+        TAP_EQ_U64(dram_cfg_validate(&c, NULL, NULL), 0, "geometry %u banks / %u groups / %u rows is valid",
+                   geo[i].banks, geo[i].groups, geo[i].rows);
+        struct harness *h = h_new(&c);
+        run_random(h, 11 + i, 600, false);
+        TAP_EQ_U64(h->d.st.reads + h->d.st.writes, 600, "geometry %u/%u/%u: all 600 requests completed",
+                   geo[i].banks, geo[i].groups, geo[i].rows);
+        struct ref_timing t = ref_gtx480();
+        t.bpg = geo[i].banks / geo[i].groups;
+        TAP_EQ_U64(ref_check(h->tr, h->n_tr, &t, 1), 0, "geometry %u/%u/%u: %zu commands obey every rule",
+                   geo[i].banks, geo[i].groups, geo[i].rows, h->n_tr);
+        uint32_t top_bank_cmds = 0, top_row_cmds = 0;
+        for (size_t k = 0; k < h->n_tr; k++) {
+            top_bank_cmds += h->tr[k].bank == geo[i].banks - 1;
+            top_row_cmds += h->tr[k].row == geo[i].rows - 1;
+        }
+        TAP_OK(top_bank_cmds > 0 && top_row_cmds > 0, "geometry %u/%u/%u: the last bank (%u cmds) and top row "
+               "(%u cmds) are used", geo[i].banks, geo[i].groups, geo[i].rows, top_bank_cmds, top_row_cmds);
+        h_free(h);
+    }
+    struct dram_cfg bad = defaults();
+    bad.banks = 8;
+    bad.bank_groups = 3;
+    TAP_OK(dram_cfg_validate(&bad, NULL, NULL) > 0, "geometry: 3 groups do not divide 8 banks (refused)");
+}
+
 /* ------------------------------------------------------------ configuration */
 
 static void test_config(void)
@@ -725,6 +768,11 @@ static void test_config(void)
         }
     }
     TAP_EQ_U64(bad, 0, "config: every default parses with the cfg machinery");
+    /* dram.addr_map: the table holds the GTX480 string, dram_cfg_defaults NULL (= the same map) */
+    TAP_OK(parsed.addr_map && strcmp(parsed.addr_map, ADDRMAP_GTX480) == 0 && def.addr_map == NULL,
+           "config: dram.addr_map defaults to the GTX480 string (NULL in dram_cfg_defaults)");
+    free(parsed.addr_map);
+    parsed.addr_map = NULL;
     TAP_OK(memcmp(&parsed, &def, sizeof def) == 0, "config: key-table defaults equal dram_cfg_defaults");
     TAP_EQ_U64(dram_cfg_validate(&def, NULL, NULL), 0, "config: gtx480 defaults pass the cross-field rules");
     const struct cfg_key *sched = NULL;
@@ -883,6 +931,7 @@ int main(void)
     test_separate_rw();
     test_perfect();
     test_config();
+    test_geometries();
     test_addrmap();
     return tap_exit();
 }

@@ -233,8 +233,8 @@ size_t ubench_chain_select(const struct sim_cfg *c, uint64_t dev_base, uint64_t 
 {
     struct addrmap m;
     uint32_t l2_sets = (uint32_t)(c->l2.size_per_sub / (c->l2.assoc * c->l2.line));
-    addrmap_init(&m, (uint32_t)c->mem.n_partitions, (uint32_t)c->mem.sub_per_partition, (uint32_t)c->dram.banks,
-                 (uint32_t)c->dram.rows, l2_sets);
+    addrmap_init_spec(&m, c->dram.addr_map, (uint32_t)c->mem.n_partitions, (uint32_t)c->mem.sub_per_partition,
+                      (uint32_t)c->dram.banks, (uint32_t)c->dram.rows, l2_sets);
     uint64_t line = c->l2.line, first = (dev_base + line - 1) / line * line;
     struct addrmap_loc ref = {0}, loc;
     bool have_ref = false;
