@@ -44,7 +44,11 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
     l->write_miss = cfg->write_miss;
 
     uint32_t n_sets = (uint32_t)(cfg->size_per_sub / (cfg->assoc * cfg->line));
-    ta_init(&l->tags, n_sets, (uint32_t)cfg->assoc, l->line, a->set_fn, a->set_ctx);
+    struct ta_opts to = {.repl = ta_repl_of(cfg->repl),
+                         .vt_entries = (uint32_t)cfg->victim_tags,
+                         .vt_assoc = (uint32_t)cfg->victim_tags_assoc};
+    ta_init_opts(&l->tags, n_sets, (uint32_t)cfg->assoc, l->line, a->set_fn, a->set_ctx, &to);
+    l->cache_stats = cfg->repl != TA_REPL_LRU || cfg->victim_tags != 0;
     l->n_lines = ta_n_lines(&l->tags);
     l->data = xcalloc(l->n_lines, l->line);
     l->valid = xcalloc((size_t)l->n_lines * 2, sizeof *l->valid);
@@ -419,6 +423,7 @@ static bool lookup(struct l2 *l, uint64_t c)
             l->st.rf[L2_RF_MISS_QUEUE]++;
             return false;
         }
+        ta_victim_probe(&l->tags, la);
         bool wb = evict(l, (uint32_t)v, c);
         ta_install(&l->tags, (uint32_t)v, la, TA_MODIFIED);
         uint64_t *vm = line_valid(l, (uint32_t)v);
@@ -446,6 +451,7 @@ static bool lookup(struct l2 *l, uint64_t c)
         return false;
     }
     int32_t e = mshr_alloc(&l->mshr, la);
+    ta_victim_probe(&l->tags, la);
     missq_push(l, la, false, NULL, NULL, c + 1); /* the read first, the write-back right behind it */
     if (evict(l, (uint32_t)v, c))
         l->port_free = c + 1 + l->line_cycles;
@@ -662,6 +668,9 @@ void l2_stats_register(struct l2 *l, struct stats *s)
     stats_avg(s, "l2", i, "mshr_occupancy", &l->st.mshr_occ, "MSHR entries in use, averaged over L2 cycles");
     stats_avg(s, "l2", i, "hit_latency", &l->st.hit_lat, "L2 cycles from arrival to reply, hits");
     stats_avg(s, "l2", i, "miss_latency", &l->st.miss_lat, "L2 cycles from arrival to reply, served at fill");
+    /* Only with a non-default policy or victim tags, so the default output is unchanged. */
+    if (l->cache_stats)
+        ta_stats_register(&l->tags, s, "l2", i);
 }
 
 enum ta_state l2_probe_line(const struct l2 *l, uint64_t line_addr, uint8_t out[MEM_LINE_BYTES], uint64_t valid[2])

@@ -6,7 +6,8 @@
  *    four FIFOs of l2.queue entries: interconnect->L2 (input), L2->DRAM,
  *    DRAM->L2 (fill) and L2->interconnect (reply);
  *  - a write-back, write-allocate, allocate-on-miss cache holding real bytes:
- *    tag array with LRU and INVALID/RESERVED/VALID/MODIFIED lines, MSHRs
+ *    tag array with a replacement policy (LRU by default, l2.repl) and
+ *    INVALID/RESERVED/VALID/MODIFIED lines, optional victim tags, MSHRs
  *    with a merge limit, a miss queue, reservation fails by cause, dirty
  *    victim write-backs;
  *  - a data port and a separate fill port of l2.data_port bytes per cycle;
@@ -70,6 +71,9 @@ struct l2_cfg {
     uint64_t queue;        /* l2.queue (entries) of each of the four sub-partition FIFOs */
     uint64_t data_port;    /* l2.data_port (bytes per L2 cycle) of the data port and of the fill port */
     int write_miss;        /* l2.write_miss: enum l2_write_miss */
+    int repl;              /* l2.repl: enum ta_repl_kind (replacement policy) */
+    uint64_t victim_tags;  /* l2.victim_tags (entries per slice; 0 = off) */
+    uint64_t victim_tags_assoc; /* l2.victim_tags_assoc (ways per victim-tag set; 0 = fully associative) */
 };
 
 extern const struct cfg_section l2_cfg_section;
@@ -176,9 +180,10 @@ struct l2 {
     uint32_t mshr_merge;   /* requests per MSHR entry */
     uint64_t rop_cycles;   /* ROP delay (L2 cycles) */
     int write_miss;        /* enum l2_write_miss */
+    bool cache_stats;      /* l2.repl or l2.victim_tags not default: register the tag array's statistics */
 
     /* cache state */
-    struct tagarray tags;  /* tags, LRU, line states */
+    struct tagarray tags;  /* tags, replacement state, line states, victim tags */
     uint8_t *data;         /* [n_lines * line] bytes */
     uint64_t *valid;       /* [n_lines * 2] per-byte valid mask (all ones except byte_mask lines) */
     uint8_t *dirty_res;    /* [n_lines] a RESERVED line already holds written bytes (byte_mask) */

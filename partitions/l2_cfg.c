@@ -30,6 +30,12 @@ static const struct cfg_key l2_keys[] = {
      "bytes per L2 cycle of the data port and of the fill port"},
     {"write_miss", CFG_ENUM, offsetof(struct l2_cfg, write_miss), 0, 0, "fetch", l2_write_miss_names,
      "fetch: write-allocate and fetch the line; byte_mask: allocate without fetching, per-byte valid mask"},
+    {"repl", CFG_ENUM, offsetof(struct l2_cfg, repl), 0, 0, "lru", ta_repl_names,
+     "L2 replacement policy: lru (true LRU), fifo, srrip (2-bit RRIP, hit promotion); docs/cache.md"},
+    {"victim_tags", CFG_UINT, offsetof(struct l2_cfg, victim_tags), 0, 65536, "0", NULL,
+     "victim-tag entries per slice recording replaced lines, counting misses that would have hit (0 = off)"},
+    {"victim_tags_assoc", CFG_UINT, offsetof(struct l2_cfg, victim_tags_assoc), 0, 65536, "0", NULL,
+     "ways per victim-tag set, FIFO within a set (0 = one fully associative FIFO)"},
 };
 
 /* Cross-field rules shared by the config check and l2_init; NULL when fine. */
@@ -44,6 +50,9 @@ static const char *l2_cfg_problem(const struct l2_cfg *c, const char **key)
     *key = "l2.line";
     if (c->line != MEM_LINE_BYTES)
         return "must be 128 (whole-line DRAM transfers and 128-byte request payloads)";
+    *key = "l2.victim_tags_assoc";
+    if (c->victim_tags && c->victim_tags_assoc && c->victim_tags % c->victim_tags_assoc != 0)
+        return "must divide l2.victim_tags (or be 0 for fully associative)";
     return NULL;
 }
 
@@ -54,9 +63,10 @@ static void l2_check(const void *sec, const struct sim_cfg *all, struct cfg_chec
     (void)all;
     const char *why = l2_cfg_problem(c, &key);
     if (why)
-        cfg_check_fail(ck, key, "%s (l2.size_per_sub %llu, l2.assoc %llu, l2.line %llu)", why,
-                       (unsigned long long)c->size_per_sub, (unsigned long long)c->assoc,
-                       (unsigned long long)c->line);
+        cfg_check_fail(ck, key, "%s (l2.size_per_sub %llu, l2.assoc %llu, l2.line %llu, l2.victim_tags %llu, "
+                       "l2.victim_tags_assoc %llu)", why, (unsigned long long)c->size_per_sub,
+                       (unsigned long long)c->assoc, (unsigned long long)c->line,
+                       (unsigned long long)c->victim_tags, (unsigned long long)c->victim_tags_assoc);
 }
 
 const struct cfg_section l2_cfg_section = {"l2", "L2 slice of a memory sub-partition", offsetof(struct sim_cfg, l2), l2_keys,

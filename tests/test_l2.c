@@ -246,6 +246,32 @@ static void small_cfg(struct l2_cfg *c, uint64_t size, uint64_t assoc)
 
 /* ------------------------------------------------------------- config */
 
+/* l2.repl, l2.victim_tags, l2.victim_tags_assoc (docs/cache.md). */
+static void test_config_cache_keys(void)
+{
+    struct l2_cfg c;
+    l2_cfg_defaults(&c);
+    TAP_OK(c.repl == TA_REPL_LRU && c.victim_tags == 0 && c.victim_tags_assoc == 0,
+           "l2.repl default lru, l2.victim_tags default 0 (off), l2.victim_tags_assoc default 0");
+    const struct cfg_key *rk = NULL;
+    for (size_t i = 0; i < l2_cfg_section.n_keys; i++)
+        if (!strcmp(l2_cfg_section.keys[i].name, "repl"))
+            rk = &l2_cfg_section.keys[i];
+    char why[256];
+    int v = 0;
+    TAP_OK(rk && cfg_parse_value(rk, "srrip", &v, why, sizeof why) && v == TA_REPL_SRRIP &&
+               cfg_parse_value(rk, "fifo", &v, why, sizeof why) && v == TA_REPL_FIFO,
+           "l2.repl parses srrip and fifo");
+    TAP_OK(rk && !cfg_parse_value(rk, "plru", &v, why, sizeof why), "l2.repl rejects an unknown policy");
+    const char *key;
+    c.victim_tags = 64;
+    c.victim_tags_assoc = 8;
+    TAP_OK(!l2_cfg_invalid(&c, &key), "64 victim tags in 8-way sets are fine");
+    c.victim_tags_assoc = 7;
+    TAP_OK(l2_cfg_invalid(&c, &key) && !strcmp(key, "l2.victim_tags_assoc"),
+           "victim_tags_assoc not dividing victim_tags is rejected, naming l2.victim_tags_assoc");
+}
+
 static void test_config(void)
 {
     struct l2_cfg c;
@@ -279,6 +305,7 @@ static void test_config(void)
     c.size_per_sub = 1000;
     TAP_OK(l2_cfg_invalid(&c, &key) && !strcmp(key, "l2.size_per_sub"),
            "size not a multiple of assoc x line is rejected, naming l2.size_per_sub");
+    test_config_cache_keys();
 }
 
 /* ------------------------------------------------------------- tag array */
@@ -767,6 +794,8 @@ struct rres {
     uint64_t hash;    /* FNV-1a of (cycle, reply) log */
     uint64_t cycles;  /* last cycle */
     struct l2_stats st;
+    uint64_t vt_hits;   /* victim-tag hits (run_random_repl) */
+    uint64_t evictions; /* valid lines replaced */
 };
 
 static void fnv(uint64_t *hsh, const void *p, size_t n)
@@ -858,12 +887,23 @@ static struct mem_req gen_req(uint64_t *rng, uint32_t id, uint32_t n_lines)
 
 /* fault 0: correct reference; 1: one expected byte flipped; 2: reference
  * applies atomic lanes in reverse order (a plausible wrong implementation). */
+static struct rres run_random_repl(int write_miss, int skip, int fault, uint64_t seed, uint32_t n_req, int repl,
+                                   uint64_t victim_tags);
 static struct rres run_random(int write_miss, int skip, int fault, uint64_t seed, uint32_t n_req)
+{
+    return run_random_repl(write_miss, skip, fault, seed, n_req, TA_REPL_LRU, 0);
+}
+
+/* As run_random with replacement policy `repl` and victim_tags entries. */
+static struct rres run_random_repl(int write_miss, int skip, int fault, uint64_t seed, uint32_t n_req, int repl,
+                                   uint64_t victim_tags)
 {
     struct l2_cfg c;
     small_cfg(&c, 4096, 4); /* 32 lines: heavy eviction over 96 lines */
     c.mshr = 6;
     c.write_miss = write_miss;
+    c.repl = repl;
+    c.victim_tags = victim_tags;
     struct h h;
     h_init(&h, &c, 3, 0);
     h.rng = seed ^ 0x9e3779b97f4a7c15ull;
@@ -943,6 +983,8 @@ static struct rres run_random(int write_miss, int skip, int fault, uint64_t seed
         }
     }
     res.st = h.l.st;
+    res.vt_hits = h.l.tags.vt.hits;
+    res.evictions = h.l.tags.n_evict[TA_EV_REPLACE];
     free(ref);
     free(ex);
     h_fini(&h);
@@ -978,6 +1020,69 @@ static void test_random(void)
         TAP_OK(f2.mismatches > 0, "random %s fault: a reverse-lane-order reference is caught (%d mismatches)", mode,
                f2.mismatches);
     }
+}
+
+/* Data correctness does not depend on the replacement policy: the random
+ * run against the flat reference with each policy and victim tags on. */
+static void test_random_policies(void)
+{
+    for (int k = 0; k < TA_REPL_COUNT; k++) {
+        for (int wm = 0; wm < 2; wm++) {
+            struct rres a = run_random_repl(wm, 0, 0, 77 + (uint64_t)wm, 4000, k, 16);
+            TAP_OK(a.mismatches == 0 && a.replies == a.expected && a.st.writebacks > 50,
+                   "random %s, l2.repl = %s, 16 victim tags: 4000 requests match the reference (%d mismatches, "
+                   "%llu write-backs)",
+                   wm ? "byte_mask" : "fetch", ta_repl_names[k], a.mismatches, (unsigned long long)a.st.writebacks);
+            TAP_OK(a.vt_hits > 0 && a.vt_hits <= a.st.misses && a.evictions > 0,
+                   "... %llu of %llu misses would have hit (victim tags), %llu evictions",
+                   (unsigned long long)a.vt_hits, (unsigned long long)a.st.misses, (unsigned long long)a.evictions);
+        }
+    }
+}
+
+/* FIFO through the slice, and the victim-tag statistics through the registry. */
+static void test_repl_and_victim_tags(void)
+{
+    struct l2_cfg c;
+    small_cfg(&c, 4096, 4); /* 8 sets, set 0 = multiples of 1024 */
+    c.repl = TA_REPL_FIFO;
+    c.victim_tags = 8;
+    struct h h;
+    h_init(&h, &c, 0, 5);
+    struct stats *s = stats_create();
+    l2_stats_register(&h.l, s);
+    uint64_t L[7] = {0, 1024, 2048, 3072, 4096, 5120, 0};
+    uint32_t id = 1;
+    /* A B C D, hits on A and C, then E and F: FIFO replaces A then B; then A misses again */
+    static const int order[] = {0, 1, 2, 3, 0, 2, 4, 5};
+    for (size_t k = 0; k < ARRAY_LEN(order); k++) {
+        struct mem_req r = rd(id++, L[order[k]], 128);
+        h_push(&h, &r);
+        h_run_to(&h, h.now + 30);
+    }
+    bool ok = l2_probe_line(&h.l, L[0], NULL, NULL) == TA_INVALID && l2_probe_line(&h.l, L[1], NULL, NULL) == TA_INVALID &&
+              l2_probe_line(&h.l, L[2], NULL, NULL) == TA_VALID && l2_probe_line(&h.l, L[3], NULL, NULL) == TA_VALID;
+    TAP_OK(ok, "l2.repl = fifo: after hits on A and C, E evicts A and F evicts B");
+    struct mem_req r = rd(id++, L[0], 128);
+    h_push(&h, &r);
+    h_run_to(&h, h.now + 30);
+    uint64_t vh = 0, vp = 0, ev = 0;
+    bool got = stats_get_u64(s, "l2.vt_hits", &vh) && stats_get_u64(s, "l2.vt_probes", &vp) &&
+               stats_get_u64(s, "l2.evict_replace", &ev);
+    TAP_OK(got && vh == 1 && vp == 7 && ev == 3,
+           "A misses again: l2.vt_hits 1 of 7 l2.vt_probes, l2.evict_replace 3 (got %llu, %llu, %llu)",
+           (unsigned long long)vh, (unsigned long long)vp, (unsigned long long)ev);
+    stats_destroy(s);
+    h_fini(&h);
+
+    l2_cfg_defaults(&c);
+    h_init(&h, &c, 0, 5);
+    s = stats_create();
+    l2_stats_register(&h.l, s);
+    TAP_OK(!stats_get_u64(s, "l2.vt_hits", &vh) && !stats_get_u64(s, "l2.evict_replace", &ev),
+           "with the defaults the tag-array statistics are not registered (output unchanged)");
+    stats_destroy(s);
+    h_fini(&h);
 }
 
 static void test_stats(void)
@@ -1022,6 +1127,8 @@ int main(void)
     test_mshr_full_hol();
     test_miss_queue_full();
     test_random();
+    test_random_policies();
+    test_repl_and_victim_tags();
     test_stats();
     return tap_exit();
 }

@@ -24,7 +24,11 @@ void l1ro_init(struct l1ro *c, const struct l1ro_cfg *cfg, const char *name, int
     c->line = (uint32_t)cfg->line;
     c->n_sets = (uint32_t)(cfg->size / (cfg->assoc * cfg->line));
     c->hit_lat = (uint32_t)cfg->hit_latency;
-    ta_init(&c->tags, c->n_sets, (uint32_t)cfg->assoc, c->line, NULL, NULL);
+    struct ta_opts to = {.repl = ta_repl_of(cfg->repl),
+                         .vt_entries = (uint32_t)cfg->victim_tags,
+                         .vt_assoc = (uint32_t)cfg->victim_tags_assoc};
+    ta_init_opts(&c->tags, c->n_sets, (uint32_t)cfg->assoc, c->line, NULL, NULL, &to);
+    c->cache_stats = cfg->repl != TA_REPL_LRU || cfg->victim_tags != 0;
     c->data = xcalloc(ta_n_lines(&c->tags), c->line);
     mshr_init(&c->mshr, (uint32_t)cfg->mshr, (uint32_t)cfg->mshr_merge, sizeof(struct l1ro_pend));
     reqq_init(&c->mq, (uint32_t)cfg->miss_queue);
@@ -97,6 +101,7 @@ enum l1ro_result l1ro_access(struct l1ro *c, uint64_t addr, uint32_t token, uint
     if (reqq_full(&c->mq))
         return rfail(c, L1RO_RF_MISS_QUEUE, cause);
     e = mshr_alloc(&c->mshr, line);
+    ta_victim_probe(&c->tags, line);
     struct l1ro_pend *p = mshr_add(&c->mshr, (uint32_t)e);
     p->token = token;
     p->t_acc = cycle;
@@ -237,6 +242,9 @@ void l1ro_stats_register(struct l1ro *c, struct stats *s)
     stats_counter(s, g, i, "req_sent", &c->st.req_sent, "requests sent toward L2");
     stats_counter(s, g, i, "stall_resp", &c->st.stall_resp, "core cycles a fill waited for completion room");
     stats_avg(s, g, i, "miss_latency", &c->st.miss_lat, "core cycles from access to completion, misses and merges");
+    /* Only with a non-default policy or victim tags, so the default output is unchanged. */
+    if (c->cache_stats)
+        ta_stats_register(&c->tags, s, g, i);
 }
 
 void l1ro_stats_dump(const struct l1ro *c, FILE *out)

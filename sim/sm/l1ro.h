@@ -5,7 +5,8 @@
  * docs/l1.md).
  *
  * What is modelled: set-associative tags with a linear set index
- * ((addr / line) mod sets) and true LRU, real bytes per line (constant data;
+ * ((addr / line) mod sets) and a replacement policy (<sec>.repl, true LRU
+ * by default), optional victim tags, real bytes per line (constant data;
  * instruction lines carry whatever the backing store holds, the front end
  * supplies the decoded instructions), allocate on fill (no line is reserved
  * while a miss is outstanding, so a set never blocks), MSHR entries with a
@@ -57,6 +58,9 @@ struct l1ro_cfg {
     uint64_t mshr_merge;  /* <sec>.mshr_merge (requests per entry, the first miss included) */
     uint64_t miss_queue;  /* <sec>.miss_queue (entries) */
     uint64_t hit_latency; /* <sec>.hit_latency (core cycles) */
+    int repl;             /* <sec>.repl: enum ta_repl_kind (replacement policy) */
+    uint64_t victim_tags; /* <sec>.victim_tags (entries; 0 = off) */
+    uint64_t victim_tags_assoc; /* <sec>.victim_tags_assoc (ways per victim-tag set; 0 = fully associative) */
 };
 
 extern const struct cfg_section l1c_cfg_section;
@@ -130,7 +134,8 @@ struct l1ro {
     uint32_t n_sets;        /* sets */
     uint32_t line;          /* bytes per line */
     uint32_t hit_lat;       /* core cycles */
-    struct tagarray tags;   /* tags, LRU, states (never RESERVED: allocate on fill) */
+    bool cache_stats;       /* repl or victim tags not default: register the tag array's statistics */
+    struct tagarray tags;   /* tags, replacement state, states (never RESERVED: allocate on fill) */
     uint8_t *data;          /* [n_lines * line] bytes */
     struct mshr mshr;       /* outstanding misses; slots are struct l1ro_pend */
     struct reqq mq;         /* miss queue */
