@@ -3,6 +3,9 @@
  * Each member's struct is defined by the unit that owns the section; the
  * list of sections (name, offset, key table) is in sim/cfg_registry.c. A new
  * unit with keys adds its member here and its section to the registry.
+ * Member names need not equal section names: `engine` holds sync.*,
+ * `dispatch` holds cta.*, `smem_banks` the bank keys of smem.*, `icnt_net` the
+ * network keys of icnt.*, and `sched` also holds sm.n_sched.
  */
 #ifndef GPUSIM_SIM_SIM_CFG_H
 #define GPUSIM_SIM_SIM_CFG_H
@@ -10,6 +13,7 @@
 #include "partitions/dram.h"
 #include "partitions/l2.h"
 #include "partitions/mempart.h"
+#include "partitions/pagetable.h"
 #include "sim/icnt.h"
 #include "sim/gpu_cfg.h"
 #include "sim/dispatch.h"
@@ -47,11 +51,22 @@ struct sim_cfg {
     struct l2_cfg l2;
     struct mempart_cfg l2_to_dram;
     struct dram_cfg dram;
+    struct vm_cfg vm;
     struct synth_cfg synth;
 };
 
-/* All sections, in the order they are listed and printed. */
+/* All sections, in the order they are listed and printed; adjacent entries
+ * with the same name are parts of one section (sim/config.h). */
 extern const struct cfg_section *const cfg_sections[];
 extern const unsigned cfg_n_sections;
+
+/* Old key names and their current names; an old name is refused with a
+ * "renamed to" hint. */
+extern const struct cfg_renamed_key cfg_renamed_keys[];
+extern const unsigned cfg_n_renamed_keys;
+
+/* The sm.* part declared by the warp scheduler (sm.n_sched, sim/sm/sched_cfg.c);
+ * its struct is struct wsched_cfg (member `sched`). */
+extern const struct cfg_section wsched_sm_cfg_section;
 
 #endif /* GPUSIM_SIM_SIM_CFG_H */

@@ -1,4 +1,6 @@
-/* sim/sm_cfg.c: key tables for sm.* and smem.*, and the occupancy rule.
+/* sim/sm_cfg.c: key tables for sm.* and smem.size (the first parts of sections sm
+ * and smem; sm.n_sched and the smem bank keys are declared by their units), and
+ * the occupancy rule.
  * See sm_cfg.h. */
 #include "sim/sm_cfg.h"
 
@@ -8,6 +10,8 @@
 #include "sim/sim_cfg.h"
 
 static const struct cfg_key sm_keys[] = {
+    {"warp_size", CFG_UINT, offsetof(struct sm_cfg, warp_size), 32, 32, "32", NULL,
+     "threads per warp (spec 4.2); only 32 is modelled"},
     {"max_cta", CFG_UINT, offsetof(struct sm_cfg, max_cta), 1, 64, "8", NULL,
      "CTA slots per SM"},
     {"max_threads", CFG_UINT, offsetof(struct sm_cfg, max_threads), 32, 4096, "1536", NULL,
@@ -20,6 +24,14 @@ static const struct cfg_key sm_keys[] = {
      "largest CTA (threads) a launch may request"},
     {"pipe_clock_div", CFG_UINT, offsetof(struct sm_cfg, pipe_clock_div), 1, 4, "1", NULL,
      "core clock edges per SM pipeline cycle (2 for the 1.4 GHz Fermi hot-clock presets; spec 3.1)"},
+    {"eject_buf", CFG_UINT, offsetof(struct sm_cfg, eject_buf), 1, 256, "8", NULL,
+     "reply packets the SM ejection buffer holds (spec 1.2: GPGPU-Sim gpgpu_n_cluster_ejection_buffer_size 8)"},
+    {"memop_pool", CFG_UINT, offsetof(struct sm_cfg, memop_pool), 1, 4096, "16", NULL,
+     "memory instructions between issue and the LD/ST latch (operand collectors, MEM pipe); a full pool "
+     "stalls issue as pipe-busy"},
+    {"ldst_slots", CFG_UINT, offsetof(struct sm_cfg, ldst_slots), 1, 4096, "64", NULL,
+     "memory instructions in flight after the LD/ST stage (waiting for data or acks; NOTE(slots) in "
+     "sim/sm/ldst.c)"},
 };
 
 const struct cfg_section sm_cfg_section = {"sm", "streaming multiprocessor resources", offsetof(struct sim_cfg, sm),
@@ -30,7 +42,7 @@ static const struct cfg_key smem_keys[] = {
      "shared memory per SM (bytes), the budget shared by resident CTAs"},
 };
 
-const struct cfg_section smem_cfg_section = {"smem", "shared memory", offsetof(struct sim_cfg, smem), smem_keys,
+const struct cfg_section smem_cfg_section = {"smem", "shared memory (capacity and banks)", offsetof(struct sim_cfg, smem), smem_keys,
                                              ARRAY_LEN(smem_keys), NULL};
 
 uint32_t sm_ctas_per_sm(const struct sm_cfg *sm, const struct smem_cfg *smem, uint32_t threads_per_cta,

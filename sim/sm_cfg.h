@@ -1,11 +1,11 @@
 /* sim/sm_cfg.h: per-SM resource limits (spec baseline-gpu.md 2.1 and 4.2).
  *
  * Sections declared here (sim/sm_cfg.c):
- *   sm.*    CTA, thread, warp and register budgets of one SM
- *   smem.*  shared memory per SM
- * These limits decide occupancy (CTAs resident per SM) in both modes. The
- * timing model's pipeline keys (schedulers, collectors, latencies) join the
- * sm.* section when that model lands.
+ *   sm.*    warp size; CTA, thread, warp and register budgets of one SM
+ *           (sm.n_sched is a part declared by sim/sm/sched_cfg.c)
+ *   smem.size  shared memory per SM (the bank keys smem.n_banks ... are a
+ *           part declared by sim/sm/smem_banks.c)
+ * These limits decide occupancy (CTAs resident per SM) in both modes.
  */
 #ifndef GPUSIM_SIM_SM_CFG_H
 #define GPUSIM_SIM_SM_CFG_H
@@ -15,12 +15,16 @@
 struct cfg_section;
 
 struct sm_cfg {
+    uint64_t warp_size;   /* sm.warp_size (threads): 32, the only size modelled */
     uint64_t max_cta;     /* sm.max_cta (CTAs): CTA slots per SM */
     uint64_t max_threads; /* sm.max_threads (threads) per SM */
     uint64_t max_warps;   /* sm.max_warps (warps) per SM */
     uint64_t n_regs;      /* sm.n_regs (32-bit registers) per SM */
     uint64_t max_block_threads; /* sm.max_block_threads (threads): largest CTA a launch may use */
     uint64_t pipe_clock_div; /* sm.pipe_clock_div: core edges per pipeline cycle (1 = pipeline at core clock) */
+    uint64_t eject_buf;   /* sm.eject_buf (reply packets) the SM's ejection buffer holds */
+    uint64_t memop_pool;  /* sm.memop_pool (entries): memory instructions between issue and the LD/ST latch */
+    uint64_t ldst_slots;  /* sm.ldst_slots (entries): memory instructions in flight after the LD/ST stage */
 };
 
 struct smem_cfg {

@@ -24,6 +24,7 @@
 #include "sim/ptx/ir.h"
 #include "sim/sm/ldst.h"
 #include "sim/stats.h"
+#include "sim/ptx/memorder.h"
 #include "tap.h"
 
 #define MEMB (1u << 20)   /* fake device memory bytes */
@@ -273,10 +274,13 @@ static void test_cg_store_atomic_fence(void)
     cyc(&r); /* t0+1: access */
     TAP_EQ_U64(ldst_warp_pending_stores(&r.u, 3), 1, "store accepted by L1D: 1 unacknowledged store");
     struct memop f = mk(3, 3, MEMOP_FENCE, MEMOP_GLOBAL, 0, 0);
+    f.order = MO_ORD_FENCE | MO_ORD_ACQ_GPU | MO_ORD_REL_GPU; /* membar.gl */
     push(&r, &f); /* pushed at t0+1, enters t0+2 */
     run_until_done(&r, 2);
     TAP_EQ_U64(r.f->done_cycle[2] - t0, 13, "store ack: done at push + 13");
-    TAP_OK(r.f->done[3] && r.f->done_cycle[3] == r.f->done_cycle[2], "fence completes in the ack's cycle (t0+13)");
+    TAP_OK(r.f->done[3] && r.f->done_cycle[3] == r.f->done_cycle[2],
+           "gpu-scope fence completes in the ack's cycle (t0+13)");
+    TAP_EQ_U64(r.u.st.acq_inval, 1, "gpu-scope fence invalidated the L1D once");
     TAP_EQ_U64(ldst_warp_pending_stores(&r.u, 3), 0, "ack received: no store pending");
     TAP_EQ_U64(ldst_warp_pending(&r.u, 3), 0, "warp 3 has nothing pending");
     uint32_t v;
@@ -289,6 +293,23 @@ static void test_cg_store_atomic_fence(void)
     t0 = push(&r, &f2);
     run_until_done(&r, 4);
     TAP_EQ_U64(r.f->done_cycle[4] - t0, 2, "idle fence: done at push + 2");
+
+    /* cta-scope fence: the SM issued it after the warp's earlier accesses
+     * entered the latch, so it does not wait for their acks: a store pushed
+     * at t, the fence at t+1 (stage t+2), done at t+3, long before the ack */
+    cyc(&r);
+    struct memop s3 = mk(40, 3, MEMOP_STORE, MEMOP_GLOBAL, 4, 0xffffffffu);
+    for (int i = 0; i < 32; i++)
+        s3.addr[i] = 0x5000 + 4u * i;
+    uint64_t t3 = push(&r, &s3);
+    cyc(&r);
+    struct memop fc = mk(41, 3, MEMOP_FENCE, MEMOP_GLOBAL, 0, 0);
+    fc.order = MO_ORD_FENCE | MO_ORD_CTA;
+    push(&r, &fc);
+    run_until_done(&r, 41);
+    TAP_OK(r.f->done[41] && !r.f->done[40], "cta-scope fence completes before the earlier store's ack");
+    TAP_EQ_U64(r.f->done_cycle[41] - t3, 3, "cta-scope fence: done at store push + 3");
+    run_until_done(&r, 40);
 
     /* atomic: 32 lanes add (lane+1) to one word; old of lane i = V + i(i+1)/2 */
     struct memop a = mk(5, 1, MEMOP_ATOMIC, MEMOP_GLOBAL, 4, 0xffffffffu);

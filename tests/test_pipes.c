@@ -403,6 +403,45 @@ static void t_mem_and_ldst(void)
     rig_fini(&r);
 }
 
+/* NOTE(mem-in-order) in opcoll.c: a younger memory instruction of the same
+ * warp whose operands arrive first still leaves the MEM collectors after
+ * the older one; another warp's may pass it. */
+static cycle_t mem_order_run(uint32_t warp_b, uint64_t *first_tag)
+{
+    struct rig r;
+    rig_init(&r, NULL, NULL, NULL);
+    /* A (warp 0): st [r0:r16], r32: three reads from bank 0 at 1, 2, 3, ready at 4 */
+    struct pipe_op a = mk(PIPE_C_MEM, 0, 0, 3, S(0, 16, 32), 0, NULL);
+    opcoll_issue(&r.oc, &a, 0);
+    run(&r, 1, 1);
+    /* B: ld r9, [r5]: one read at 2, ready at 3 */
+    struct pipe_op b = mk(PIPE_C_MEM, warp_b, 1, 1, S(5), 1, S(9));
+    opcoll_issue(&r.oc, &b, 1);
+    cycle_t first = CYCLE_NEVER;
+    *first_tag = UINT64_MAX;
+    struct pipe_op out;
+    for (cycle_t t = 2; t < 20 && first == CYCLE_NEVER; t++) {
+        run(&r, t, t);
+        if (pipes_mem_pop(&r.p, &out)) {
+            first = t;
+            *first_tag = out.tag;
+        }
+    }
+    rig_fini(&r);
+    return first;
+}
+
+static void t_mem_warp_order(void)
+{
+    uint64_t tag;
+    cycle_t t = mem_order_run(0, &tag);
+    TAP_EQ_U64(tag, 0, "same warp: the older store leaves the MEM collectors first");
+    TAP_EQ_U64(t, 4, "same warp: the store is latched at 4 (reads at 1, 2, 3), the load after it");
+    t = mem_order_run(1, &tag);
+    TAP_EQ_U64(tag, 1, "other warp: the younger load passes the store");
+    TAP_EQ_U64(t, 3, "other warp: the load is latched at 3 (read at 2)");
+}
+
 static void t_write_priority(void)
 {
     struct rig r;
@@ -869,6 +908,7 @@ int main(void)
         {"SP or SFU, writeback width", t_sp_or_sfu},
         {"collector exhaustion", t_exhaustion},
         {"MEM hand-off and LD/ST writeback", t_mem_and_ldst},
+        {"MEM collectors keep one warp's order", t_mem_warp_order},
         {"write priority", t_write_priority},
         {"classes", t_classes},
         {"config", t_cfg},

@@ -30,6 +30,7 @@
 #include "sim/func/fpu.h"
 #include "sim/func/func.h"
 #include "sim/ptx/ir.h"
+#include "sim/ptx/memorder.h"
 #include "sim/sm/coalesce.h"
 #include "sim/sm/memop.h"
 
@@ -152,12 +153,15 @@ static void fault(struct exec *x, const struct warp *w, int lane, uint32_t pc, c
              tz = lin / (l->block[0] * l->block[1]);
     const struct ptx_func *fn = w->fr[w->depth].fn;
     uint32_t line = pc < fn->n_insns ? fn->insns[pc].line : 0;
-    char fnpart[160] = "";
+    char fnpart[160] = "", srcpart[128] = "";
     if (fn != x->kfn)
         snprintf(fnpart, sizeof fnpart, " in .func '%s'", fn->name);
+    if (pc < fn->n_insns && fn->insns[pc].src_file) /* CUDA position from .loc (nvcc -lineinfo) */
+        snprintf(srcpart, sizeof srcpart, ", %s:%u", x->mod->src_files[fn->insns[pc].src_file - 1].base,
+                 fn->insns[pc].src_line);
     snprintf(l->err, l->err_len,
-             "kernel '%s': CTA (%u,%u,%u) thread (%u,%u,%u) (warp %u lane %d) pc %u (line %u)%s: %s",
-             x->kfn->name, c->id[0], c->id[1], c->id[2], tx, ty, tz, w->wid, lane, pc, line,
+             "kernel '%s': CTA (%u,%u,%u) thread (%u,%u,%u) (warp %u lane %d) pc %u (line %u%s)%s: %s",
+             x->kfn->name, c->id[0], c->id[1], c->id[2], tx, ty, tz, w->wid, lane, pc, line, srcpart,
              fnpart, msg);
 }
 
@@ -1627,8 +1631,12 @@ static void watchdog_fire(struct exec *x)
             shown++;
             const struct ptx_func *fn = w->fr[w->depth].fn;
             uint32_t pc = w->sp ? w->stk[w->sp - 1].pc : 0;
-            p += snprintf(p, (size_t)(end - p), " [CTA (%u,%u,%u) warp %u: pc %u line %u%s%s, mask 0x%08x, stack %u]",
-                          c->id[0], c->id[1], c->id[2], w->wid, pc, pc < fn->n_insns ? fn->insns[pc].line : 0,
+            char src[128] = "";
+            if (pc < fn->n_insns && fn->insns[pc].src_file)
+                snprintf(src, sizeof src, " (%s:%u)", x->mod->src_files[fn->insns[pc].src_file - 1].base,
+                         fn->insns[pc].src_line);
+            p += snprintf(p, (size_t)(end - p), " [CTA (%u,%u,%u) warp %u: pc %u line %u%s%s%s, mask 0x%08x, stack %u]",
+                          c->id[0], c->id[1], c->id[2], w->wid, pc, pc < fn->n_insns ? fn->insns[pc].line : 0, src,
                           fn != x->kfn ? " in " : "", fn != x->kfn ? fn->name : "",
                           w->sp ? w->stk[w->sp - 1].mask : 0, w->sp);
             if (p > end)
@@ -1837,10 +1845,12 @@ static uint8_t memop_space_of(unsigned sp)
     }
 }
 
-static uint8_t cache_op_of(const struct ptx_insn *in)
+static uint8_t cache_op_of(const struct ptx_insn *in, uint32_t order)
 {
     if (in->flags & PTX_F_VOLATILE)
         return COAL_CO_VOLATILE;
+    if (order & MO_ORD_BYPASS_L1) /* .relaxed/.acquire at gpu scope read the L2 (docs/memmodel.md) */
+        return COAL_CO_CV;
     switch (in->cache) {
     case PTX_CACHE_CG: return COAL_CO_CG;
     case PTX_CACHE_CS: return COAL_CO_CS;
@@ -1880,7 +1890,9 @@ int func_sm_issue(struct func_sm *s, uint32_t slot, uint32_t wid, struct memop *
         mo->pc = pc;
         mo->space = glob ? MEMOP_GLOBAL : memop_space_of(x->mo_other_space);
         mo->active = glob ? x->mo_glob : x->mo_other;
-        mo->cache_op = cache_op_of(in);
+        uint32_t order = glob ? ptx_insn_mem_order(in) : 0;
+        mo->order = (uint8_t)order;
+        mo->cache_op = cache_op_of(in, order);
         mo->aop = in->aop;
         mo->atype = in->type;
         mo->n_dst = 0;
@@ -1936,9 +1948,13 @@ int func_sm_describe_warp(const struct func_sm *s, uint32_t slot, uint32_t wid, 
     const struct warp *w = &c->warps[wid];
     const struct ptx_func *fn = w->fr[w->depth].fn;
     uint32_t pc = w->sp ? w->stk[w->sp - 1].pc : 0;
-    int k = snprintf(buf, n, "CTA (%u,%u,%u) warp %u: %s, pc %u line %u%s%s, SIMT stack [", c->id[0], c->id[1],
+    char src[128] = "";
+    if (pc < fn->n_insns && fn->insns[pc].src_file)
+        snprintf(src, sizeof src, " (%s:%u)", x->mod->src_files[fn->insns[pc].src_file - 1].base,
+                 fn->insns[pc].src_line);
+    int k = snprintf(buf, n, "CTA (%u,%u,%u) warp %u: %s, pc %u line %u%s%s%s, SIMT stack [", c->id[0], c->id[1],
                      c->id[2], w->wid, w->state == W_RUN ? "running" : w->state == W_BAR ? "at barrier" : "exited",
-                     pc, pc < fn->n_insns ? fn->insns[pc].line : 0, fn != x->kfn ? " in " : "",
+                     pc, pc < fn->n_insns ? fn->insns[pc].line : 0, src, fn != x->kfn ? " in " : "",
                      fn != x->kfn ? fn->name : "");
     for (uint32_t i = 0; i < w->sp && k > 0 && (size_t)k < n; i++)
         k += snprintf(buf + k, n - (size_t)k, "%s{pc %u, rpc %d, mask 0x%08x}", i ? " " : "", w->stk[i].pc,

@@ -37,6 +37,15 @@ static const struct cfg_key l1d_keys[] = {
      "on_miss: reserve the victim line at the miss (GPGPU-Sim 3.x); on_fill: choose it at fill (001)"},
     {"set_index", CFG_ENUM, offsetof(struct l1d_cfg, set_index), 0, 0, "fermi", l1d_set_names,
      "fermi: GPGPU-Sim Fermi hash (32 or 64 sets, spec 1.2); linear: (addr / line) mod sets"},
+    {"enable", CFG_BOOL, offsetof(struct l1d_cfg, enable), 0, 0, "true", NULL,
+     "false: no L1D: every global and local access goes to L2 (no tag check, no MSHR; the coherence "
+     "papers' normalisation, docs/memmodel.md)"},
+    {"repl", CFG_ENUM, offsetof(struct l1d_cfg, repl), 0, 0, "lru", ta_repl_names,
+     "L1D replacement policy: lru (true LRU), fifo, srrip (2-bit RRIP); docs/cache.md"},
+    {"victim_tags", CFG_UINT, offsetof(struct l1d_cfg, victim_tags), 0, 65536, "0", NULL,
+     "L1D victim-tag entries recording replaced lines, counting misses that would have hit (0 = off)"},
+    {"victim_tags_assoc", CFG_UINT, offsetof(struct l1d_cfg, victim_tags_assoc), 0, 65536, "0", NULL,
+     "L1D ways per victim-tag set, FIFO within a set (0 = one fully associative FIFO)"},
 };
 
 const struct cfg_key *const l1d_cfg_keys = l1d_keys;
@@ -58,6 +67,9 @@ const char *l1d_cfg_invalid(const struct l1d_cfg *c, const char **key)
     *key = "l1d.miss_queue";
     if (c->miss_queue < 3)
         return "must be at least 3 (a write-through write miss queues a write and a read miss)";
+    *key = "l1d.victim_tags_assoc";
+    if (c->victim_tags && c->victim_tags_assoc && c->victim_tags % c->victim_tags_assoc != 0)
+        return "must divide l1d.victim_tags (or be 0 for fully associative)";
     return NULL;
 }
 
@@ -90,9 +102,15 @@ void l1d_cfg_defaults(struct l1d_cfg *c)
          "requests one " SEC " MSHR entry holds, the first miss included (GPGPU-Sim A:2:32)"},                  \
         {"miss_queue", CFG_UINT, offsetof(struct l1ro_cfg, miss_queue), 1, 1024, "4", NULL,                      \
          SEC " miss-queue entries (GPGPU-Sim 4)"},                                                               \
+        {"hit_latency", CFG_UINT, offsetof(struct l1ro_cfg, hit_latency), 1, 1000, "1", NULL,                    \
+         "core cycles from the " SEC " access to a hit's completion [proposal, as l1d.hit_latency]"},           \
+        {"repl", CFG_ENUM, offsetof(struct l1ro_cfg, repl), 0, 0, "lru", ta_repl_names,                          \
+         SEC " replacement policy: lru (true LRU), fifo, srrip (2-bit RRIP); docs/cache.md"},                   \
+        {"victim_tags", CFG_UINT, offsetof(struct l1ro_cfg, victim_tags), 0, 65536, "0", NULL,                   \
+         SEC " victim-tag entries recording replaced lines, counting misses that would have hit (0 = off)"},    \
     {                                                                                                            \
-        "hit_latency", CFG_UINT, offsetof(struct l1ro_cfg, hit_latency), 1, 1000, "1", NULL,                     \
-            "core cycles from the " SEC " access to a hit's completion [proposal, as l1d.hit_latency]"           \
+        "victim_tags_assoc", CFG_UINT, offsetof(struct l1ro_cfg, victim_tags_assoc), 0, 65536, "0", NULL,        \
+            SEC " ways per victim-tag set, FIFO within a set (0 = one fully associative FIFO)"                   \
     }
 
 static const struct cfg_key l1c_keys[] = {
@@ -116,6 +134,9 @@ const char *l1ro_cfg_invalid(const struct l1ro_cfg *c, const char **key)
     *key = "size";
     if (way_bytes == 0 || c->size % way_bytes != 0 || c->size / way_bytes == 0)
         return "must be a non-zero multiple of assoc x line";
+    *key = "victim_tags_assoc";
+    if (c->victim_tags && c->victim_tags_assoc && c->victim_tags % c->victim_tags_assoc != 0)
+        return "must divide victim_tags (or be 0 for fully associative)";
     return NULL;
 }
 
@@ -151,8 +172,9 @@ static void l1ro_check(const char *sec_name, const struct l1ro_cfg *c, struct cf
     if (why) {
         char full[32];
         snprintf(full, sizeof full, "%s.%s", sec_name, key);
-        cfg_check_fail(ck, full, "%s (size %llu, assoc %llu, line %llu)", why, (unsigned long long)c->size,
-                       (unsigned long long)c->assoc, (unsigned long long)c->line);
+        cfg_check_fail(ck, full, "%s (size %llu, assoc %llu, line %llu, victim_tags %llu, victim_tags_assoc %llu)",
+                       why, (unsigned long long)c->size, (unsigned long long)c->assoc, (unsigned long long)c->line,
+                       (unsigned long long)c->victim_tags, (unsigned long long)c->victim_tags_assoc);
     }
 }
 static void l1c_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)

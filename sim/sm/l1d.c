@@ -21,6 +21,12 @@
  * RESERVED way is invalidated); loads after the mark fail with
  * L1D_RF_STALE until the fill frees the entry, then miss again behind the
  * store.
+ *
+ * NOTE(l1d-off): with l1d.enable = false the LD/ST unit marks every load
+ * as an L1 bypass (ldst.c), and stores never allocate, so no line is ever
+ * installed: every access goes to L2 as a bypass read, a write or an
+ * atomic, with no tag check and no MSHR (the coherence papers' "no L1"
+ * normalisation point).
  */
 #include "sim/sm/l1d.h"
 
@@ -65,7 +71,12 @@ void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
     l->write_policy = cfg->write_policy;
     l->alloc = cfg->alloc;
     l->set_index = cfg->set_index;
-    ta_init(&l->tags, l->n_sets, (uint32_t)cfg->assoc, l->line, l1d_set_fn, l);
+    l->enabled = cfg->enable;
+    struct ta_opts to = {.repl = ta_repl_of(cfg->repl),
+                         .vt_entries = (uint32_t)cfg->victim_tags,
+                         .vt_assoc = (uint32_t)cfg->victim_tags_assoc};
+    ta_init_opts(&l->tags, l->n_sets, (uint32_t)cfg->assoc, l->line, l1d_set_fn, l, &to);
+    l->cache_stats = cfg->repl != TA_REPL_LRU || cfg->victim_tags != 0;
     l->data = xcalloc(ta_n_lines(&l->tags), l->line);
     mshr_init(&l->mshr, (uint32_t)cfg->mshr, (uint32_t)cfg->mshr_merge, sizeof(struct l1d_pend));
     l->mshr_line = xcalloc(cfg->mshr, sizeof *l->mshr_line);
@@ -162,6 +173,7 @@ static uint32_t open_miss(struct l1d *l, uint64_t line, int32_t victim, uint64_t
 {
     int32_t e = mshr_alloc(&l->mshr, line);
     SIM_ASSERT(e >= 0, "l1d[%d]: MSHR full after check", l->sm_id);
+    ta_victim_probe(&l->tags, line); /* an allocating miss: would it have hit? (docs/cache.md) */
     l->mshr_line[e] = l->alloc == L1D_ALLOC_ON_MISS ? victim : -1;
     l->mshr_stale[e] = 0;
     l->mshr_t[e] = cycle;
@@ -262,7 +274,7 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, uint
         l->st.store_hits++;
         return L1D_HIT;
     }
-    bool wt = !a->is_local && l->write_policy == L1D_WP_GLOBAL_WT_ALLOC_LOCAL_WB;
+    bool wt = !a->is_local && l->write_policy == L1D_WP_GLOBAL_WT_ALLOC_LOCAL_WB && l->enabled;
     if (wt && hit) { /* write-through hit: update the line and send the write */
         uint32_t need = 1;
         if (reqq_free(&l->mq) < need)
@@ -534,6 +546,23 @@ uint64_t l1d_tick(struct l1d *l, uint64_t cycle)
 
 /* ------------------------------------------------------------- kernel boundary */
 
+void l1d_invalidate_clean(struct l1d *l, uint64_t cycle)
+{
+    (void)cycle;
+    uint32_t n = ta_n_lines(&l->tags);
+    for (uint32_t i = 0; i < n; i++)
+        if (ta_state_of(&l->tags, i) == TA_VALID) {
+            ta_invalidate(&l->tags, i);
+            l->st.inval_lines++;
+        }
+    for (uint32_t e = 0; e < l->mshr.n_entries; e++)
+        if (l->mshr.state[e] == MSHR_OPEN && !l->mshr_stale[e]) {
+            l->mshr_stale[e] = 1;
+            l->st.stale_marks++;
+        }
+    l->st.inval_clean++;
+}
+
 void l1d_invalidate_all(struct l1d *l)
 {
     SIM_ASSERT(l1d_idle(l), "l1d[%d]: invalidate with accesses outstanding", l->sm_id);
@@ -593,12 +622,17 @@ void l1d_stats_register(struct l1d *l, struct stats *s)
         stats_counter(s, g, i, l1d_rf_names[k], &l->st.rf[k], l1d_rf_docs[k]);
     stats_counter(s, g, i, "writebacks", &l->st.writebacks, "dirty local lines written back to L2");
     stats_counter(s, g, i, "fills", &l->st.fills, "line fills processed");
-    stats_counter(s, g, i, "stale_marks", &l->st.stale_marks, "MSHR entries marked stale by a store or atomic");
+    stats_counter(s, g, i, "stale_marks", &l->st.stale_marks, "MSHR entries marked stale by a store, an atomic or an acquire invalidation");
     stats_counter(s, g, i, "stale_fills", &l->st.stale_fills, "fills not installed because the entry was stale");
+    stats_counter(s, g, i, "inval_clean", &l->st.inval_clean,
+                  "clean-line invalidations by gpu-scope acquires and fences (docs/memmodel.md)");
+    stats_counter(s, g, i, "inval_lines", &l->st.inval_lines, "VALID lines dropped by those invalidations");
     stats_counter(s, g, i, "replies", &l->st.replies, "replies processed");
     stats_counter(s, g, i, "req_sent", &l->st.req_sent, "requests sent toward L2");
     stats_counter(s, g, i, "stall_resp", &l->st.stall_resp, "core cycles the reply-FIFO head waited");
     stats_avg(s, g, i, "miss_latency", &l->st.miss_lat, "core cycles from access to completion, loads served by a fill");
+    if (l->cache_stats) /* only when not default, so the default output is unchanged */
+        ta_stats_register(&l->tags, s, g, i);
 }
 
 void l1d_stats_dump(const struct l1d *l, FILE *out)

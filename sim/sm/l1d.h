@@ -96,6 +96,10 @@ struct l1d_cfg {
     int write_policy;     /* l1d.write_policy: enum l1d_write_policy */
     int alloc;            /* l1d.alloc: enum l1d_alloc */
     int set_index;        /* l1d.set_index: enum l1d_set_index */
+    bool enable;          /* l1d.enable: false = every global/local access goes to L2 (no tag check, no MSHR) */
+    int repl;                   /* l1d.repl: enum ta_repl_kind (replacement policy) */
+    uint64_t victim_tags;       /* l1d.victim_tags (entries; 0 = off) */
+    uint64_t victim_tags_assoc; /* l1d.victim_tags_assoc (ways per victim-tag set; 0 = fully associative) */
 };
 
 extern const struct cfg_section l1d_cfg_section;
@@ -181,6 +185,8 @@ struct l1d_stats {
     uint64_t fills;            /* line fills processed */
     uint64_t stale_marks;      /* MSHR entries marked stale by a store or atomic */
     uint64_t stale_fills;      /* fills not installed because their entry was stale */
+    uint64_t inval_clean;      /* clean-line invalidations (gpu-scope acquires and fences) */
+    uint64_t inval_lines;      /* VALID lines dropped by them */
     uint64_t replies;          /* replies processed (fills, acks, atomics, bypass reads) */
     uint64_t req_sent;         /* requests popped toward L2 */
     uint64_t stall_resp;       /* cycles the reply-FIFO head waited (completion room, write-back room) */
@@ -213,6 +219,8 @@ struct l1d {
     int write_policy;       /* enum l1d_write_policy */
     int alloc;              /* enum l1d_alloc */
     int set_index;          /* enum l1d_set_index */
+    bool enabled;           /* l1d.enable (NOTE(l1d-off)) */
+    bool cache_stats;       /* l1d.repl or l1d.victim_tags not default: register the tag array's statistics */
 
     /* cache state */
     struct tagarray tags;   /* tags, LRU, line states */
@@ -263,6 +271,13 @@ bool l1d_pop_done(struct l1d *l, struct l1d_done *out, uint64_t cycle);
 
 /* Advance one core cycle; returns the next cycle with work, CYCLE_NEVER when idle. */
 uint64_t l1d_tick(struct l1d *l, uint64_t cycle);
+
+/* Acquire half of a gpu-scope acquire or fence (docs/memmodel.md): drop
+ * every VALID line and mark every open MSHR entry stale (its fill answers
+ * the loads merged so far but is not installed; later loads miss again).
+ * MODIFIED lines hold the SM's private local data and stay. One cycle, no
+ * traffic; safe with accesses outstanding. */
+void l1d_invalidate_clean(struct l1d *l, uint64_t cycle);
 
 /* Kernel launch (serial step): invalidate every line. The cache must be idle
  * (l1d_idle) and hold no dirty line (call l1d_flush_dirty at kernel end). */

@@ -7,7 +7,7 @@
  * into stage, stage issue; so a memop never moves two steps in one cycle
  * except latch -> stage -> first access, which is the one "LD/ST stage" cycle.
  *
- * NOTE(slots): LDST_SLOTS = 64 instructions in flight. The spec gives no
+ * NOTE(slots): sm.ldst_slots (default 64) instructions in flight. The spec gives no
  * limit of its own; the L1D's 32 MSHR entries x 8 merges and its 8-entry
  * miss queue bound the real concurrency, and 48 warps can each have one or
  * two memops outstanding. A full slot table stalls the stage (counted in
@@ -24,11 +24,29 @@
  * completes at t + 2. Shared accesses are performed in stage order, which is
  * program order per warp.
  *
- * NOTE(fence): a fence takes one stage cycle and then waits in a slot until
- * its warp has no other instruction in flight and no unacknowledged store
- * (spec 2.3 [proposal]: loads returned, stores and atomics acknowledged). It
- * does not block other warps. The SM must not issue the warp's next memory
- * instruction while ldst_warp_pending() counts the fence.
+ * NOTE(fence): a fence takes one stage cycle. At cta scope it is then
+ * done: the SM issued it only after the warp's earlier global accesses had
+ * entered the latch, and from the latch on accesses reach the L1 in order
+ * (docs/memmodel.md). At gpu/sys scope it waits in a slot until its warp
+ * has no other instruction in flight and no unacknowledged store (spec 2.3
+ * [proposal]: loads returned, stores and atomics acknowledged) and, for
+ * cumulativity, until no older write of any warp of the SM is still
+ * unacknowledged (a barrier before the fence made those writes
+ * ordered-before it); then it invalidates the L1D's clean lines (its
+ * acquire half) and completes. It does not block other warps. The SM does
+ * not issue the warp's next instruction while the fence is in flight.
+ *
+ * NOTE(release): a gpu-scope release store, reduction or atomic waits in
+ * the latch until the same condition holds (own warp drained, no older
+ * write of the SM unacknowledged), then proceeds as a plain access. Waiting
+ * in the latch holds back the other warps' memory instructions behind it;
+ * releases are rare (nvcc emits them only for cuda::atomic_ref and friends),
+ * and the wait is counted in rel_stall.
+ *
+ * NOTE(acquire): a gpu-scope acquire load or atomic reads the L2 (it
+ * bypasses the L1D) and, when its data is back, invalidates the L1D's clean
+ * lines before it completes; the SM holds the warp until then, so no later
+ * access of the warp can hit a line older than the acquire.
  */
 #include "sim/sm/ldst.h"
 
@@ -37,6 +55,7 @@
 
 #include "sim/common.h"
 #include "sim/ptx/ir.h"
+#include "sim/ptx/memorder.h"
 
 enum { ST_L1D, ST_L1C, ST_TIMED };
 
@@ -48,6 +67,7 @@ void ldst_params_defaults(struct ldst_params *p)
     coalesce_cfg_defaults(&p->coal);
     smem_banks_cfg_defaults(&p->smem);
     p->n_warps = 48; /* spec 1.2: 48 warp slots */
+    p->n_slots = 64; /* sm.ldst_slots default */
 }
 
 void ldst_init(struct ldst *u, const struct ldst_params *p, const struct ldst_hooks *h, int sm_id)
@@ -65,10 +85,13 @@ void ldst_init(struct ldst *u, const struct ldst_params *p, const struct ldst_ho
     u->l1c_line = (uint32_t)p->l1c.line;
     u->l1c_hit = (uint32_t)p->l1c.hit_latency;
     u->st_slot = -1;
-    u->slots = xcalloc(LDST_SLOTS, sizeof *u->slots);
-    for (uint32_t i = 0; i < LDST_SLOTS; i++)
-        u->free_stack[i] = LDST_SLOTS - 1 - i; /* pop gives slot 0 first */
-    u->n_free = LDST_SLOTS;
+    SIM_ASSERT(p->n_slots >= 1 && p->n_slots <= LDST_ID_CONST / LDST_MAX_SUB, "ldst[%d]: %u slots", sm_id, p->n_slots);
+    u->n_slots = p->n_slots;
+    u->slots = xcalloc(u->n_slots, sizeof *u->slots);
+    u->free_stack = xcalloc(u->n_slots, sizeof *u->free_stack);
+    for (uint32_t i = 0; i < u->n_slots; i++)
+        u->free_stack[i] = u->n_slots - 1 - i; /* pop gives slot 0 first */
+    u->n_free = u->n_slots;
 }
 
 void ldst_fini(struct ldst *u)
@@ -76,7 +99,9 @@ void ldst_fini(struct ldst *u)
     l1d_fini(&u->l1d);
     l1ro_fini(&u->l1c);
     free(u->slots);
+    free(u->free_stack);
     u->slots = NULL;
+    u->free_stack = NULL;
 }
 
 /* ------------------------------------------------------------- input */
@@ -160,11 +185,39 @@ bool ldst_push_reply(struct ldst *u, const struct mem_reply *rep, uint64_t cycle
 
 static bool kind_is_store(uint8_t kind) { return kind == MEMOP_STORE || kind == MEMOP_RED; }
 
+static bool kind_writes(uint8_t kind) { return kind == MEMOP_STORE || kind == MEMOP_RED || kind == MEMOP_ATOMIC; }
+
+/* Acquire half of a gpu-scope acquire or fence (NOTE(acquire)). */
+static void acquire_invalidate(struct ldst *u, uint64_t cycle)
+{
+    l1d_invalidate_clean(&u->l1d, cycle);
+    u->st.acq_inval++;
+}
+
+/* Release condition (NOTE(fence), NOTE(release)): warp w has no instruction
+ * in flight but `self` (its count in w_inflight), no unacknowledged store,
+ * and no write older than seq of any warp is unacknowledged. */
+static bool release_ok(const struct ldst *u, uint32_t w, uint32_t self, uint64_t seq)
+{
+    if (u->w_inflight[w] != self || u->w_stores[w] != 0)
+        return false;
+    if (u->n_free == u->n_slots)
+        return true;
+    for (uint32_t i = 0; i < u->n_slots; i++) {
+        const struct ldst_slot *s = &u->slots[i];
+        if (s->used && kind_writes(s->op.kind) && s->op.seq < seq)
+            return false;
+    }
+    return true;
+}
+
 static void finish_slot(struct ldst *u, uint32_t si, uint64_t cycle)
 {
     struct ldst_slot *s = &u->slots[si];
     const struct memop *op = &s->op;
     bool data = op->kind == MEMOP_LOAD || op->kind == MEMOP_ATOMIC;
+    if (op->order & MO_ORD_ACQ_GPU)
+        acquire_invalidate(u, cycle);
     if (data)
         stat_avg_add(&u->st.load_lat[op->space], cycle - s->t_start);
     SIM_ASSERT(u->w_inflight[op->warp] > 0, "ldst[%d]: warp %u in-flight underflow", u->sm_id, op->warp);
@@ -183,7 +236,7 @@ static void sub_done(struct ldst *u, uint32_t token, uint64_t cycle)
 {
     uint32_t si = token / LDST_MAX_SUB;
     struct ldst_slot *s = &u->slots[si];
-    SIM_ASSERT(si < LDST_SLOTS && s->used && s->n_done < s->n_sub, "ldst[%d]: stray completion token %u",
+    SIM_ASSERT(si < u->n_slots && s->used && s->n_done < s->n_sub, "ldst[%d]: stray completion token %u",
                u->sm_id, token);
     if (kind_is_store(s->op.kind)) {
         SIM_ASSERT(u->w_stores[s->op.warp] > 0, "ldst[%d]: warp %u store-ack underflow", u->sm_id, s->op.warp);
@@ -197,7 +250,7 @@ static void sub_done(struct ldst *u, uint32_t token, uint64_t cycle)
 static void on_l1d_done(struct ldst *u, const struct l1d_done *d, uint64_t cycle)
 {
     uint32_t si = d->token / LDST_MAX_SUB, k = d->token % LDST_MAX_SUB;
-    SIM_ASSERT(si < LDST_SLOTS, "ldst[%d]: token %u", u->sm_id, d->token);
+    SIM_ASSERT(si < u->n_slots, "ldst[%d]: token %u", u->sm_id, d->token);
     struct ldst_slot *s = &u->slots[si];
     uint32_t lanes = s->sub_lanes[k];
     unsigned size = s->op.size;
@@ -217,7 +270,7 @@ static void on_l1d_done(struct ldst *u, const struct l1d_done *d, uint64_t cycle
 static void on_l1c_done(struct ldst *u, const struct l1ro_done *d, uint64_t cycle)
 {
     uint32_t si = d->token / LDST_MAX_SUB, k = d->token % LDST_MAX_SUB;
-    SIM_ASSERT(si < LDST_SLOTS, "ldst[%d]: const token %u", u->sm_id, d->token);
+    SIM_ASSERT(si < u->n_slots, "ldst[%d]: const token %u", u->sm_id, d->token);
     struct ldst_slot *s = &u->slots[si];
     for (uint32_t m = s->sub_lanes[k]; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
@@ -255,7 +308,7 @@ static void build_global_subs(struct ldst *u, struct ldst_slot *s)
         .active = s->op.active,
         .size = s->op.size,
         .op = s->op.kind == MEMOP_LOAD ? COAL_LOAD : s->op.kind == MEMOP_STORE ? COAL_STORE : COAL_ATOMIC,
-        .cache_op = s->op.cache_op,
+        .cache_op = u->l1d.enabled ? s->op.cache_op : COAL_CO_CG, /* NOTE(l1d-off) in l1d.c */
     };
     unsigned n = coalescer_run(&u->coal, &cr, txn);
     unsigned k = 0;
@@ -433,7 +486,7 @@ static bool stage_issue(struct ldst *u, uint64_t cycle)
 
 uint64_t ldst_tick(struct ldst *u, uint64_t cycle)
 {
-    SIM_ASSERT(u->n_free <= LDST_SLOTS, "ldst[%d]: free stack %u", u->sm_id, u->n_free);
+    SIM_ASSERT(u->n_free <= u->n_slots, "ldst[%d]: free stack %u", u->sm_id, u->n_free);
     uint64_t next = CYCLE_NEVER;
     bool busy = false; /* a cache was called after its tick: it needs cycle + 1 */
 
@@ -454,12 +507,13 @@ uint64_t ldst_tick(struct ldst *u, uint64_t cycle)
         busy = true;
     }
 
-    /* 3. fences whose warp has drained (NOTE(fence)) */
+    /* 3. fences whose release condition holds (NOTE(fence)) */
     if (u->n_fences) {
-        for (uint32_t i = 0; i < LDST_SLOTS && u->n_fences; i++) {
+        for (uint32_t i = 0; i < u->n_slots && u->n_fences; i++) {
             const struct ldst_slot *s = &u->slots[i];
-            if (s->used && s->op.kind == MEMOP_FENCE && (int32_t)i != u->st_slot && u->w_mem[s->op.warp] == 0 &&
-                u->w_stores[s->op.warp] == 0)
+            if (!s->used || s->op.kind != MEMOP_FENCE || (int32_t)i == u->st_slot)
+                continue;
+            if (!(s->op.order & MO_ORD_REL_GPU) || release_ok(u, s->op.warp, 1, s->op.seq))
                 finish_slot(u, i, cycle);
         }
     }
@@ -472,7 +526,13 @@ uint64_t ldst_tick(struct ldst *u, uint64_t cycle)
     }
 
     /* 5. latch into an empty stage, then the stage's access of this cycle */
-    if (u->st_slot < 0 && u->latch_valid && u->latch_ready <= cycle) {
+    bool rel_wait = false;
+    if (u->st_slot < 0 && u->latch_valid && u->latch_ready <= cycle && u->latch.kind != MEMOP_FENCE &&
+        (u->latch.order & MO_ORD_REL_GPU) && !release_ok(u, u->latch.warp, 1, u->latch.seq)) {
+        u->st.rel_stall++;
+        rel_wait = true; /* retried next cycle (NOTE(release)) */
+    }
+    if (u->st_slot < 0 && u->latch_valid && u->latch_ready <= cycle && !rel_wait) {
         if (u->n_free > 0) {
             bool fence = u->latch.kind == MEMOP_FENCE;
             stage_enter(u, cycle);
@@ -485,7 +545,7 @@ uint64_t ldst_tick(struct ldst *u, uint64_t cycle)
     if (u->st_slot >= 0 && u->st_kind != ST_TIMED)
         busy |= stage_issue(u, cycle);
 
-    if (busy)
+    if (busy || rel_wait)
         next = cycle + 1;
     if (u->st_slot >= 0)
         next = MIN(next, u->st_kind == ST_TIMED ? u->st_until : cycle + 1);
@@ -512,7 +572,7 @@ uint32_t ldst_warp_pending_stores(const struct ldst *u, uint32_t warp)
 
 bool ldst_idle(const struct ldst *u)
 {
-    return !u->latch_valid && u->st_slot < 0 && u->n_free == LDST_SLOTS && l1d_idle(&u->l1d) &&
+    return !u->latch_valid && u->st_slot < 0 && u->n_free == u->n_slots && l1d_idle(&u->l1d) &&
            l1ro_idle(&u->l1c);
 }
 
@@ -546,6 +606,10 @@ void ldst_stats_register(struct ldst *u, struct stats *s)
     stats_counter(s, g, i, "store_acks", &u->st.store_acks, "store/reduction transactions acknowledged");
     stats_max(s, g, i, "pending_stores_max", &u->st.pending_stores_max,
               "largest per-warp count of unacknowledged stores");
+    stats_counter(s, g, i, "rel_stall", &u->st.rel_stall,
+                  "cycles a gpu-scope release waited in the latch for earlier writes (docs/memmodel.md)");
+    stats_counter(s, g, i, "acq_inval", &u->st.acq_inval,
+                  "L1D clean-line invalidations by gpu-scope acquires and fences (docs/memmodel.md)");
     l1d_stats_register(&u->l1d, s);
     l1ro_stats_register(&u->l1c, s);
 }

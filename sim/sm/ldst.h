@@ -19,7 +19,7 @@
  *        atomics whose operands do not fit one request are split in lane
  *        order (memreq.h); local offsets become device addresses through
  *        the local_addr callback and use the L1D's local write-back policy;
- *  - up to LDST_SLOTS instructions in flight after the stage, each
+ *  - up to sm.ldst_slots instructions in flight after the stage, each
  *    completing (memop_done_fn) in the cycle its last transaction completes;
  *    load data is gathered per lane from the completed lines, atomics'
  *    old values per lane in lane order;
@@ -65,7 +65,6 @@
 #include "sim/sm/smem_banks.h"
 #include "sim/stats.h"
 
-#define LDST_SLOTS 64         /* instructions in flight after the stage (structural, NOTE(slots)) */
 #define LDST_MAX_SUB 32       /* accesses per instruction: at most one per active lane */
 #define LDST_MAX_WARPS 64     /* largest warp-slot count (gtx480: 48) */
 #define LDST_ID_CONST 0x40000000u /* request-id bit of constant-cache requests (below L1D_ID_FILL) */
@@ -78,6 +77,7 @@ struct ldst_params {
     struct coalesce_cfg coal;    /* section coalesce (+ icnt flit/header) */
     struct smem_banks_cfg smem;  /* section smem_banks */
     uint32_t n_warps;            /* warp slots of the SM (sm.warps, 48) */
+    uint32_t n_slots;            /* sm.ldst_slots: instructions in flight after the stage (NOTE(slots)) */
 };
 
 /* gtx480 defaults of every contained section, 48 warps. */
@@ -108,6 +108,8 @@ struct ldst_stats {
     uint64_t slot_stall;        /* cycles a finished stage waited for a free in-flight slot */
     uint64_t store_acks;        /* store/reduction transactions acknowledged */
     uint64_t pending_stores_max; /* largest per-warp count of unacknowledged stores seen */
+    uint64_t rel_stall;         /* cycles a gpu-scope release waited in the latch (NOTE(release)) */
+    uint64_t acq_inval;         /* L1D invalidations by gpu-scope acquires and fences (NOTE(acquire)) */
     struct stat_avg load_lat[5]; /* core cycles from stage entry to completion, loads/atomics by space */
 };
 
@@ -150,8 +152,9 @@ struct ldst {
     struct l1d_acc st_acc;      /* the L1D access being presented */
 
     /* in flight */
-    struct ldst_slot *slots;    /* [LDST_SLOTS] */
-    uint32_t free_stack[LDST_SLOTS]; /* free slot indices */
+    uint32_t n_slots;           /* sm.ldst_slots (entries) */
+    struct ldst_slot *slots;    /* [n_slots] */
+    uint32_t *free_stack;       /* [n_slots] free slot indices */
     uint32_t n_free;            /* entries in free_stack */
     uint32_t n_fences;          /* fences in flight */
     uint32_t w_inflight[LDST_MAX_WARPS]; /* per warp: instructions in latch, stage or slots */

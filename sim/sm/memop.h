@@ -10,9 +10,10 @@
  * scoreboard. Shared, local and param accesses are private to the SM; the
  * LD/ST unit performs them on the SM's own storage at their timed cycle.
  *
- * What is not here: the register writeback itself (the executor's job) and
- * any memory-model rule (fences and their ordering are the LD/ST unit's and
- * the coherence protocol's).
+ * Memory-model marks travel in `order` (MO_ORD_* of sim/ptx/memorder.h):
+ * the executor derives them from the instruction's .sem/.scope/.volatile,
+ * the LD/ST unit acts on them (docs/memmodel.md). What is not here: the
+ * register writeback itself (the executor's job).
  */
 #ifndef GPUSIM_SIM_SM_MEMOP_H
 #define GPUSIM_SIM_SM_MEMOP_H
@@ -50,7 +51,7 @@ struct memop {
     uint8_t aop;         /* atomics: enum ptx_aop (sim/ptx/ir.h) */
     uint8_t atype;       /* atomics: enum ptx_type of the operation */
     uint8_t n_dst;       /* entries used in dst */
-    uint8_t pad_;
+    uint8_t order;       /* MO_ORD_* of sim/ptx/memorder.h for global accesses and fences, else 0 */
     uint32_t active;     /* lanes that access memory (active and guard true) */
     uint16_t dst[MEMOP_MAX_DST]; /* scoreboard ids (sim/sm/scoreboard.h) to release at completion */
     uint64_t addr[MEMOP_LANES];  /* per lane: device address (global/const) or window offset */

@@ -157,6 +157,21 @@ uint32_t opcoll_issue(struct opcoll *oc, const struct pipe_op *op, cycle_t now)
     return u;
 }
 
+/* NOTE(mem-in-order): memory instructions of one warp leave the MEM
+ * collectors in issue order. Their values are read or written when the
+ * LD/ST unit performs them (DESIGN.md 4), so a younger load that gathered
+ * its operands first must not pass an older store of the same warp to the
+ * same address (program order within a thread). Other warps may pass. */
+static bool older_same_warp(const struct opcoll *oc, enum pipe_kind set, const struct oc_unit *cu)
+{
+    for (uint32_t v = oc->first[set]; v < oc->first[set + 1]; v++) {
+        const struct oc_unit *o = &oc->units[v];
+        if (o != cu && o->busy && o->op.warp == cu->op.warp && o->seq < cu->seq)
+            return true;
+    }
+    return false;
+}
+
 uint32_t opcoll_ready(struct opcoll *oc, enum pipe_kind set, cycle_t now, uint32_t *out, uint32_t max)
 {
     uint32_t n = 0;
@@ -164,6 +179,8 @@ uint32_t opcoll_ready(struct opcoll *oc, enum pipe_kind set, cycle_t now, uint32
         const struct oc_unit *cu = &oc->units[u];
         if (!cu->busy || cu->n_pending || cu->ready_at > now)
             continue;
+        if (set == PIPE_MEM && older_same_warp(oc, set, cu))
+            continue; /* NOTE(mem-in-order) */
         /* insert by age (seq); sets hold few units */
         uint32_t i = n < max ? n : max;
         while (i > 0 && oc->units[out[i - 1]].seq > cu->seq) {

@@ -10,6 +10,7 @@
 #include "partitions/mempart_unit.h"
 #include "sim/icnt_msg.h"
 #include "sim/ptx/ir.h"
+#include "sim/ptx/memorder.h"
 #include "sim/sim_cfg.h"
 
 /* pipe_op.tag: bit 63 = the instruction owns memop pool entry (bits 48-55);
@@ -58,6 +59,15 @@ bool sm_kernel_build(struct sm_kernel *k, const struct func_launch *fl, char *er
                 fl8 |= SMI_DRAIN;
             if (op == PTX_OP_LD || op == PTX_OP_LDU || op == PTX_OP_ATOM)
                 fl8 |= SMI_LOAD;
+            uint32_t mo = ptx_insn_mem_order(in);
+            bool acc = op == PTX_OP_LD || op == PTX_OP_LDU || op == PTX_OP_ST || op == PTX_OP_ATOM || op == PTX_OP_RED;
+            bool glob = acc && (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC);
+            if (mo & (MO_ORD_CTA | MO_ORD_FENCE) || (glob && (mo & MO_ORD_REL_GPU)))
+                fl8 |= SMI_ORD;
+            if (glob && (mo & MO_ORD_ACQ_GPU))
+                fl8 |= SMI_ACQ;
+            if (glob)
+                fl8 |= SMI_GMEM;
             k->flags[f][pc] = fl8;
         }
     }
@@ -97,16 +107,16 @@ static bool rx_can_accept(void *ctx, uint32_t src, uint32_t n, uint64_t c)
 {
     const struct sm *s = ctx;
     (void)src, (void)n, (void)c;
-    return s->ej_n < SM_EJECT;
+    return s->ej_n < s->n_eject;
 }
 
 static bool rx_deliver(void *ctx, uint32_t src, const void *payload, const struct icnt_flit *tail, uint64_t c)
 {
     struct sm *s = ctx;
     (void)src, (void)tail, (void)c;
-    if (s->ej_n == SM_EJECT)
+    if (s->ej_n == s->n_eject)
         return false;
-    memcpy(&s->eject[(s->ej_head + s->ej_n) % SM_EJECT], payload, sizeof(struct mem_reply));
+    memcpy(&s->eject[(s->ej_head + s->ej_n) % s->n_eject], payload, sizeof(struct mem_reply));
     s->ej_n++;
     return true;
 }
@@ -182,6 +192,12 @@ static void ldst_done(void *ctx, const struct memop *op, const struct memop_resu
         s->w_fence[w] = 0;
         return;
     }
+    if (op->space == MEMOP_GLOBAL) {
+        SIM_ASSERT(s->w_gmem[w] > 0, "sm[%u]: global completion for warp %u with none in flight", s->id, w);
+        s->w_gmem[w]--;
+        if (op->order & MO_ORD_ACQ_GPU)
+            s->w_fence[w] = 0;
+    }
     uint32_t func, pc;
     func_sm_warp_pc(s->fx, w / wpc(s), w % wpc(s), &func, &pc);
     if (op->space == MEMOP_GLOBAL && (op->kind == MEMOP_LOAD || op->kind == MEMOP_ATOMIC))
@@ -228,8 +244,14 @@ static enum wsched_why port_check(void *ctx, uint32_t w)
      * instructions and register writes are done. */
     if ((fl & SMI_DRAIN) && (s->w_mem[w] || scoreboard_n_pending(&s->sb, w)))
         return WSCHED_MEM_ORDER;
+    /* NOTE(mem-order): a barrier, a fence or a release waits until the
+     * warp's earlier global accesses have left the operand collectors for
+     * the LD/ST latch: from there on they reach the L1 in order, ahead of
+     * anything another warp of the CTA issues after the barrier. */
+    if ((fl & SMI_ORD) && s->w_unord[w])
+        return WSCHED_MEM_ORDER;
     uint64_t lim = s->sh->cfg->sched.max_outstanding_mem_per_warp;
-    if ((fl & SMI_MEM) && lim && s->w_mem[w] >= lim)
+    if ((fl & SMI_GMEM) && lim && s->w_gmem[w] >= lim) /* SC (001): global accesses only */
         return WSCHED_MEM_ORDER;
     if (scoreboard_check(&s->sb, w, &k->sbr[func][pc], NULL) != SB_CLEAR)
         return WSCHED_SCOREBOARD;
@@ -306,6 +328,14 @@ static uint32_t port_issue(void *ctx, uint32_t w)
             mo->seq = s->st.insts;
             op.tag |= TAG_POOL | (uint64_t)pool << 48;
             s->w_mem[w]++;
+            if (fi.fence)
+                mo->order = (uint8_t)ptx_insn_mem_order(&s->k->fl->mod->funcs[func].insns[pc]);
+            if (fi.deferred) {
+                s->w_gmem[w]++;
+                s->w_unord[w]++;
+                if (fl & SMI_ACQ)
+                    s->w_fence[w] = 1; /* later instructions wait for the acquire (NOTE(acquire)) */
+            }
         } else { /* guard false on every lane: nothing to access */
             s->mo_free[s->n_mo_free++] = pool;
         }
@@ -382,7 +412,7 @@ static void replies(struct sm *s, uint64_t c)
             s->st.eject_full++;
             return;
         }
-        s->ej_head = (s->ej_head + 1) % SM_EJECT;
+        s->ej_head = (s->ej_head + 1) % s->n_eject;
         s->ej_n--;
     }
 }
@@ -450,6 +480,10 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
                     uint32_t i = tag_pool(mop.tag);
                     bool ok = ldst_push(&s->ldst, &s->mo[i], p);
                     SIM_ASSERT(ok, "sm[%u]: LD/ST latch refused", s->id);
+                    if (s->mo[i].space == MEMOP_GLOBAL && s->mo[i].kind != MEMOP_FENCE) {
+                        SIM_ASSERT(s->w_unord[s->mo[i].warp] > 0, "sm[%u]: unordered count", s->id);
+                        s->w_unord[s->mo[i].warp]--;
+                    }
                     s->mo_free[s->n_mo_free++] = i;
                     s->st.mem_insts++;
                 } else if (s->k->sbr[tag_func(mop.tag)][tag_pc(mop.tag)].n_dst)
@@ -535,11 +569,18 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
                               {rx_can_accept, rx_deliver, rx_send_credit, NULL}, s};
     icnt_rx_init(&s->rx, &ra);
     s->port = (struct wsched_port){s, port_check, port_issue};
-    for (uint32_t i = 0; i < SM_MO_POOL; i++)
-        s->mo_free[i] = SM_MO_POOL - 1 - i;
-    s->n_mo_free = SM_MO_POOL;
+    s->n_eject = (uint32_t)sh->cfg->sm.eject_buf;
+    s->eject = eng_alloc(ctx, s->n_eject * sizeof *s->eject);
+    s->n_mo = (uint32_t)sh->cfg->sm.memop_pool;
+    s->mo = eng_alloc(ctx, s->n_mo * sizeof *s->mo);
+    s->mo_free = eng_alloc(ctx, s->n_mo * sizeof *s->mo_free);
+    for (uint32_t i = 0; i < s->n_mo; i++)
+        s->mo_free[i] = s->n_mo - 1 - i;
+    s->n_mo_free = s->n_mo;
     s->w_mem = eng_alloc(ctx, sh->max_warps * sizeof *s->w_mem);
     s->w_fence = eng_alloc(ctx, sh->max_warps);
+    s->w_gmem = eng_alloc(ctx, sh->max_warps * sizeof *s->w_gmem);
+    s->w_unord = eng_alloc(ctx, sh->max_warps * sizeof *s->w_unord);
     s->w_live = eng_alloc(ctx, sh->max_warps);
     s->w_st = eng_alloc(ctx, sh->max_warps);
     s->ev = eng_alloc(ctx, sh->max_warps * sizeof *s->ev);
@@ -637,6 +678,8 @@ void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t)
         uint32_t w = c * k->warps_per_cta + i;
         scoreboard_warp_reset(&s->sb, w);
         s->w_mem[w] = 0;
+        s->w_gmem[w] = 0;
+        s->w_unord[w] = 0;
         s->w_fence[w] = 0;
         s->w_live[w] = 1;
         s->w_st[w] = FUNC_W_RUN;

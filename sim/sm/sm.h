@@ -6,7 +6,7 @@
  * cycle t, back to front:
  * (cycles are pipeline cycles: core cycles / sm.pipe_clock_div, NOTE(pipe-clock))
  *   1. replies: the reply network's receiver half (icnt_rx) delivers into a
- *      SM_EJECT-packet ejection buffer; its head goes to the instruction
+ *      sm.eject_buf-packet ejection buffer; its head goes to the instruction
  *      cache (request ids with SM_ID_INST) or to the LD/ST unit;
  *   2. LD/ST unit (sim/sm/ldst.c): caches, completions; a completed global
  *      load or atomic writes its destination registers through the
@@ -67,8 +67,6 @@
 
 struct sim_cfg;
 
-#define SM_EJECT 4u              /* reply packets the ejection buffer holds (entries) */
-#define SM_MO_POOL 16u           /* memory instructions between issue and the LD/ST latch (entries) */
 #define SM_ID_INST 0x20000000u   /* request-id bit of instruction-cache requests */
 #define SM_MAX_CTA 32u           /* largest sm.max_cta */
 #define SM_WB_OVF 64u            /* LD/ST results waiting for the pipes' writeback queue (entries) */
@@ -78,6 +76,11 @@ enum {
     SMI_MEM = 1u << 0,   /* MEM pipe class */
     SMI_DRAIN = 1u << 1, /* call / ret: wait for the warp's loads and writes (NOTE(call-drain)) */
     SMI_LOAD = 1u << 2,  /* ld/ldu/atom: a load-type access (long latency when global/local) */
+    SMI_ORD = 1u << 3,   /* bar, fence, release: issues only when the warp's earlier global
+                            accesses have entered the LD/ST unit (NOTE(mem-order) in sm.c) */
+    SMI_ACQ = 1u << 4,   /* acquire at gpu scope: the warp waits until it completes */
+    SMI_GMEM = 1u << 5,  /* ld/st/atom/red whose space is global or generic (counted by
+                            sched.max_outstanding_mem_per_warp) */
 };
 
 /* One kernel, pre-decoded for every function of its module; built by the
@@ -149,10 +152,12 @@ struct sm {
     struct icnt_rx rx;            /* reply network, receiver half */
     struct wsched_port port;      /* the scheduler's view of this SM */
 
-    struct mem_reply eject[SM_EJECT]; /* ejection buffer (ring) */
+    struct mem_reply *eject;      /* [n_eject] ejection buffer (ring) */
+    uint32_t n_eject;             /* sm.eject_buf (packets) */
     uint32_t ej_head, ej_n;
-    struct memop mo[SM_MO_POOL];  /* memory instructions before the LD/ST latch (free: mo_free) */
-    uint32_t mo_free[SM_MO_POOL];
+    struct memop *mo;             /* [n_mo] memory instructions before the LD/ST latch (free: mo_free) */
+    uint32_t *mo_free;            /* [n_mo] */
+    uint32_t n_mo;                /* sm.memop_pool (entries) */
     uint32_t n_mo_free;
     struct memop scratch;         /* memop target of instructions without memory access */
     struct pipe_op wbq[SM_WB_OVF];/* LD/ST results waiting for the pipes' writeback queue (ring) */
@@ -160,7 +165,9 @@ struct sm {
     uint8_t rr_req;               /* request arbiter: 0 = instruction cache first */
 
     uint32_t *w_mem;              /* [max_warps] memory instructions issued and not completed */
-    uint8_t *w_fence;             /* [max_warps] a fence is in flight */
+    uint32_t *w_gmem;             /* [max_warps] global memory instructions issued and not completed */
+    uint32_t *w_unord;            /* [max_warps] global memory instructions issued, not yet in the LD/ST latch */
+    uint8_t *w_fence;             /* [max_warps] a fence or a gpu-scope acquire is in flight */
     uint8_t *w_live;              /* [max_warps] warp known to schedulers and fetch */
     uint8_t *w_st;                /* [max_warps] enum func_wstate, mirrored from the executor */
     uint32_t *ev;                 /* [max_warps] scratch for func_sm_take_events */
