@@ -447,7 +447,7 @@ struct mpu_part *mpu_part_create(struct mpu_shared *sh, struct eng_ctx *ctx, uns
         struct icnt_rx_args ra = {e->ep, sh->topo, sh->net_cfg, sizeof(struct mem_req),
                                   {ep_can_accept, ep_deliver, send_credit, NULL}, e};
         icnt_rx_init(&p->rx[s], &ra);
-        struct icnt_tx_args ta = {e->ep, sh->topo, sh->net_cfg, sizeof(struct mem_reply), send_flit, e};
+        struct icnt_tx_args ta = {e->ep, sh->topo, sh->net_cfg, sizeof(struct mem_reply), send_flit, e, sh->seed};
         icnt_tx_init(&p->tx[s], &ta);
     }
     for (int d = 0; d < MPU_N_DOM; d++) {

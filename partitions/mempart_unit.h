@@ -68,7 +68,8 @@ struct mpu_shared {
     const struct mempart_cfg *mp_cfg;  /* section l2_to_dram */
     const struct l2_cfg *l2_cfg;       /* section l2 */
     const struct dram_cfg *dram_cfg;   /* section dram */
-    const struct icnt_net_cfg *net_cfg;/* section icnt_net */
+    const struct icnt_net_cfg *net_cfg;/* section icnt (network keys) */
+    uint64_t seed;                     /* sim.seed (icnt.jitter's random streams) */
     const struct addrmap *map;         /* address map: map->n_ch partitions */
     const struct icnt_topo *topo;      /* endpoints and latencies (both networks) */
     ps_t pipe_period_ps;               /* SM pipeline period (ps): core x sm.pipe_clock_div */

@@ -292,6 +292,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     sh->l2_cfg = &cfg->l2;
     sh->dram_cfg = &cfg->dram;
     sh->net_cfg = &cfg->icnt_net;
+    sh->seed = cfg->sim.seed;
     sh->map = &g->map;
     sh->topo = &g->topo;
     sh->pipe_period_ps = per.core * cfg->sm.pipe_clock_div;

@@ -31,6 +31,15 @@ void icnt_tx_init(struct icnt_tx *tx, const struct icnt_tx_args *a)
     for (uint32_t d = 0; d < t->n_ep; d++)
         tx->credits[d] = tx->fifo_flits;
     tx->stall_since = CYCLE_NEVER;
+    tx->jitter = (uint32_t)a->cfg->jitter;
+    if (tx->jitter) {
+        /* NOTE(icnt-jitter): a seeded stream per endpoint (splitmix64 of sim.seed and ep) */
+        uint64_t z = a->seed + 0x9e3779b97f4a7c15ull * (a->ep + 1);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        tx->rng = (z ^ (z >> 31)) | 1u;
+        tx->last_arr = xcalloc(t->n_ep, sizeof *tx->last_arr);
+    }
     tx->topo = t;
     tx->send_flit = a->send_flit;
     tx->ctx = a->ctx;
@@ -41,6 +50,7 @@ void icnt_tx_fini(struct icnt_tx *tx)
     free(tx->pkt);
     free(tx->pay);
     free(tx->credits);
+    free(tx->last_arr);
     *tx = (struct icnt_tx){0};
 }
 
@@ -112,7 +122,24 @@ uint64_t icnt_tx_tick(struct icnt_tx *tx, uint64_t cycle)
     /* The payload rides on the tail (NOTE(icnt-tail-payload) in icnt.h);
      * with payload_bytes 0 the tail still gets a non-NULL (empty) pointer. */
     const void *payload = tail ? tx->pay + (size_t)tx->head * tx->payload_bytes : NULL;
-    tx->send_flit(tx->ctx, &f, payload, cycle + icnt_topo_lat(tx->topo, tx->ep, p->dst));
+    uint64_t arrive = cycle + icnt_topo_lat(tx->topo, tx->ep, p->dst);
+    if (tx->jitter) {
+        /* NOTE(icnt-jitter): icnt.jitter adds a random 0..jitter cycles to every
+         * flit of a packet (drawn at its head flit), and never lets a flit
+         * arrive before the previous one to the same destination: packets
+         * between one pair stay in order, packets to different destinations
+         * may overtake each other. Only ever later than the minimum latency,
+         * so the engine's lookahead holds. For litmus tests (docs/memmodel.md). */
+        if (p->sent == 1) {
+            tx->rng ^= tx->rng << 13, tx->rng ^= tx->rng >> 7, tx->rng ^= tx->rng << 17;
+            tx->pkt_extra = (uint32_t)(tx->rng % ((uint64_t)tx->jitter + 1));
+        }
+        arrive += tx->pkt_extra;
+        if (arrive <= tx->last_arr[p->dst])
+            arrive = tx->last_arr[p->dst] + 1;
+        tx->last_arr[p->dst] = arrive;
+    }
+    tx->send_flit(tx->ctx, &f, payload, arrive);
     if (tail) {
         /* The slot (and its flits of buffer space) is freed when the tail leaves. */
         tx->used_flits -= p->n_flits;

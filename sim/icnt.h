@@ -89,6 +89,7 @@ struct icnt_net_cfg {
     uint64_t mesh_cols;     /* icnt.mesh_cols (routers per row) */
     uint64_t mesh_rows;     /* icnt.mesh_rows (rows of routers) */
     uint64_t hop_latency;   /* icnt.hop_latency (icnt cycles per mesh hop) */
+    uint64_t jitter;        /* icnt.jitter (icnt cycles): largest random extra latency per packet; 0 = off */
 };
 
 extern const struct cfg_section icnt_net_cfg_section; /* part 2 of section "icnt" */
@@ -194,6 +195,7 @@ struct icnt_tx_args {
     uint32_t payload_bytes;       /* bytes copied per packet (0 allowed) */
     icnt_send_flit_fn send_flit;
     void *ctx;                    /* argument of send_flit */
+    uint64_t seed;                /* sim.seed: icnt.jitter's random stream (mixed with ep) */
 };
 
 struct icnt_tx_pkt {
@@ -225,6 +227,10 @@ struct icnt_tx {
     uint32_t *credits;            /* [n_ep] credits held per destination (flits) */
     uint32_t next_seq;            /* sequence number of the next packet */
     uint64_t stall_since;         /* cycle the head started waiting for a credit (CYCLE_NEVER = not) */
+    uint32_t jitter;              /* icnt.jitter (cycles); 0 = off */
+    uint32_t pkt_extra;           /* extra latency of the packet being sent (cycles) */
+    uint64_t rng;                 /* xorshift64 state of the jitter stream */
+    uint64_t *last_arr;           /* [n_ep] arrival cycle of the last flit sent to each destination (jitter only) */
     const struct icnt_topo *topo;
     icnt_send_flit_fn send_flit;
     void *ctx;

@@ -32,6 +32,9 @@ const struct cfg_key icnt_net_cfg_keys[] = {
      "mesh2d: rows of routers"},
     {"hop_latency", CFG_UINT, offsetof(struct icnt_net_cfg, hop_latency), 0, 1000, "1", NULL,
      "mesh2d: interconnect cycles added per router hop, on top of icnt.min_latency"},
+    {"jitter", CFG_UINT, offsetof(struct icnt_net_cfg, jitter), 0, 4096, "0", NULL,
+     "largest random extra latency per packet (icnt cycles, seeded by sim.seed; per-pair order kept); "
+     "a timing perturbation for litmus tests, 0 = off (docs/memmodel.md)"},
 };
 
 const unsigned icnt_net_cfg_n_keys = ARRAY_LEN(icnt_net_cfg_keys);

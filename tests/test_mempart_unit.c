@@ -192,7 +192,7 @@ static void part_init(void *model, struct eng_ctx *ctx, int partition)
         s->n_in = m->n_script[id];
         s->got = xcalloc(s->n_in + 1, sizeof *s->got);
         s->t_inj = xcalloc(s->n_in + 1, sizeof *s->t_inj);
-        struct icnt_tx_args ta = {id, &m->topo, &m->nc, sizeof(struct mem_req), fsm_send_flit, s};
+        struct icnt_tx_args ta = {id, &m->topo, &m->nc, sizeof(struct mem_req), fsm_send_flit, s, 0};
         icnt_tx_init(&s->tx, &ta);
         struct icnt_rx_args ra = {id, &m->topo, &m->nc, sizeof(struct mem_reply),
                                   {fsm_can_accept, fsm_deliver, fsm_send_credit, NULL}, s};

@@ -563,7 +563,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     pipes_init(&s->pipes, &cv->pipes, pipes_wb, s);
     struct ldst_hooks h = {s, smem_rw, local_addr, param_rd, ldst_done};
     ldst_init(&s->ldst, &sh->lp, &h, (int)id);
-    struct icnt_tx_args ta = {id, sh->topo, sh->net, sizeof(struct mem_req), send_flit, s};
+    struct icnt_tx_args ta = {id, sh->topo, sh->net, sizeof(struct mem_req), send_flit, s, sh->cfg->sim.seed};
     icnt_tx_init(&s->tx, &ta);
     struct icnt_rx_args ra = {id, sh->topo, sh->net, sizeof(struct mem_reply),
                               {rx_can_accept, rx_deliver, rx_send_credit, NULL}, s};
