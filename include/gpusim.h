@@ -182,6 +182,21 @@ int gs_stats_get_u64(gs_ctx *ctx, const char *name, uint64_t *out);
  * (simulation speed measurements; differs run to run). */
 double gs_host_kernel_seconds(const gs_ctx *ctx);
 
+/* Kernel profiles (docs/passes.md): a functional pre-pass records, per
+ * launch, per-CTA and per-warp global accesses and lines, pages touched
+ * (ptx.profile_page) and register-bank accesses; a later run (timing mode
+ * too) loads the file, and the kernel-time passes (ptx.passes) receive the
+ * record of each launch. The keys ptx.profile_out / ptx.profile_in do the
+ * same without code.
+ * gs_profile_record: record every later launch (sim.mode = functional,
+ * else GS_ERR_UNSUPPORTED). gs_profile_save: write what was recorded,
+ * atomically (GS_ERR_STATE when nothing is being recorded, GS_ERR_IO).
+ * gs_profile_load: read a profile for later launches; a malformed file is
+ * GS_ERR_INVALID_VALUE with "file:line: what is wrong" in gs_last_error. */
+int gs_profile_record(gs_ctx *ctx);
+int gs_profile_save(gs_ctx *ctx, const char *path);
+int gs_profile_load(gs_ctx *ctx, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@ const struct cfg_section *const cfg_sections[] = {
     &l1i_cfg_section,        &mem_cfg_section,
     &icnt_cfg_section,       &icnt_net_cfg_section,                      /* icnt.* */
     &l2_cfg_section,         &mempart_cfg_section, &dram_cfg_section,    &vm_cfg_section,
+    &ptx_cfg_section,        /* ptx.*: kernel-time passes (sim/ptx/kpass_cfg.c) */
     &synth_cfg_section,
 };
 

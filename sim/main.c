@@ -54,6 +54,7 @@ struct cli {
     uint64_t seed;                       /* run --seed */
     const char *ptx_path;                /* run --ptx: replacement kernel PTX */
     bool markdown;                       /* list --markdown */
+    char profile_ov[2][4200];            /* run --profile-out/--profile-in as ptx.profile_* overrides */
 };
 
 /* ------------------------------------------------------------- signals */
@@ -131,6 +132,8 @@ static void usage(FILE *out)
           "  --size tiny|small|medium|large  input size class (default small)\n"
           "  --seed N               input seed (default 1)\n"
           "  --ptx FILE             run this PTX instead of the workload's own kernel.ptx\n"
+          "  --profile-out FILE     record a profile of every launch (functional mode; = -o ptx.profile_out=FILE)\n"
+          "  --profile-in FILE      load a profile for the kernel-time passes (= -o ptx.profile_in=FILE)\n"
           "\n"
           "exit codes: 0 ok, 1 simulation failure or interrupted, 2 usage or configuration error\n",
           out);
@@ -240,6 +243,15 @@ static int parse_args(int argc, char **argv, struct cli *c)
         } else if (!strcmp(a, "--ptx")) {
             NEED_VAL();
             c->ptx_path = val;
+        } else if (!strcmp(a, "--profile-out") || !strcmp(a, "--profile-in")) {
+            NEED_VAL();
+            bool out = !strcmp(a, "--profile-out");
+            if (c->n_overrides == MAX_OVERRIDES)
+                return usage_error("more than %s -o overrides", "256");
+            if (!val[0] || strlen(val) > 4096)
+                return usage_error("%s needs a file name of 1 to 4096 bytes", a);
+            snprintf(c->profile_ov[out ? 0 : 1], sizeof c->profile_ov[0], "ptx.profile_%s=%s", out ? "out" : "in", val);
+            c->overrides[c->n_overrides++] = c->profile_ov[out ? 0 : 1];
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             exit(EXIT_OK);

@@ -30,6 +30,7 @@
 #include "sim/diag.h"
 #include "sim/gpu.h"
 #include "sim/json.h"
+#include "sim/ptx/kpass_rt.h"
 #include "sim/ptx/ptx.h"
 #include "sim/runtime_internal.h"
 #include "sim/sim_cfg.h"
@@ -100,12 +101,26 @@ gs_ctx *gs_ctx_create(const char *config, const char *const *overrides)
     devmem_init(&ctx->mem);
     ctx->stats = stats_create();
     func_stats_register(&ctx->fst, ctx->stats);
+    {
+        char kerr[RT_ERR_LEN];
+        int kcode = GS_ERR_CONFIG;
+        ctx->kpass = kpass_state_create(ctx->cfg.values, ctx->stats, &kcode, kerr, sizeof kerr);
+        if (!ctx->kpass) {
+            fail(NULL, kcode, "gs_ctx_create: configuration error: %s", kerr);
+            stats_destroy(ctx->stats);
+            devmem_fini(&ctx->mem);
+            cfg_fini(&ctx->cfg);
+            free(ctx);
+            return NULL;
+        }
+    }
     if (ctx->cfg.values->sim.mode == SIM_MODE_TIMING) {
         char err[RT_ERR_LEN];
         ctx->gpu = gpu_create(ctx->cfg.values, &ctx->mem, ctx->stats, err, sizeof err);
         if (!ctx->gpu) {
             fail(NULL, GS_ERR_CONFIG, "gs_ctx_create: %s", err);
             stats_destroy(ctx->stats);
+            kpass_state_destroy(ctx->kpass);
             devmem_fini(&ctx->mem);
             cfg_fini(&ctx->cfg);
             free(ctx);
@@ -165,6 +180,7 @@ void gs_ctx_destroy(gs_ctx *ctx)
     gpu_destroy(ctx->gpu); /* before device memory: its partitions use it */
     devmem_fini(&ctx->mem);
     stats_destroy(ctx->stats);
+    kpass_state_destroy(ctx->kpass); /* after the registry: it holds the passes' counters */
     cfg_fini(&ctx->cfg);
     free(ctx);
 }
@@ -558,12 +574,25 @@ int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsi
             return fail(ctx, prc, "launch of '%s': %s", name, err);
         }
     }
+    /* Kernel-time passes (ptx.passes) and profile recording (docs/passes.md). */
+    int krc = kpass_state_prepare(ctx->kpass, &l, per_sm, smem, err, sizeof err);
+    if (krc) {
+        free(pbuf);
+        return fail(ctx, krc, "launch of '%s': %s", name, err);
+    }
     stats_kernel_begin(ctx->stats, name);
+    kpass_state_publish(ctx->kpass);
     double t0 = now_seconds();
     int rc = ctx->gpu ? gpu_launch(ctx->gpu, &l, per_sm, fn->regs_per_thread, smem) : func_run(&l);
     ctx->launch_seconds += now_seconds() - t0;
     stats_kernel_end(ctx->stats);
     free(pbuf);
+    if (!rc) {
+        rc = kpass_state_finish(ctx->kpass, rc, err, sizeof err);
+        if (rc)
+            snprintf(err + strlen(err), sizeof err - strlen(err), " (launch of '%s')", name);
+    } else
+        kpass_state_finish(ctx->kpass, rc, NULL, 0);
     if (rc) {
         set_msg(ctx, err);
         if (!ctx->pending_err)
@@ -718,6 +747,34 @@ int gs_stats_get_u64(gs_ctx *ctx, const char *name, uint64_t *out)
 }
 
 double gs_host_kernel_seconds(const gs_ctx *ctx) { return ctx ? ctx->launch_seconds : 0.0; }
+
+/* ------------------------------------------------------------- profiles */
+int gs_profile_record(gs_ctx *ctx)
+{
+    if (!ctx)
+        return fail(NULL, GS_ERR_INVALID_VALUE, "gs_profile_record: NULL context");
+    char err[RT_ERR_LEN];
+    int rc = kpass_state_profile_record(ctx->kpass, err, sizeof err);
+    return rc ? fail(ctx, rc, "gs_profile_record: %s", err) : 0;
+}
+
+int gs_profile_save(gs_ctx *ctx, const char *path)
+{
+    if (!ctx || !path)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_profile_save: NULL argument");
+    char err[RT_ERR_LEN];
+    int rc = kpass_state_profile_save(ctx->kpass, path, err, sizeof err);
+    return rc ? fail(ctx, rc, "gs_profile_save: %s", err) : 0;
+}
+
+int gs_profile_load(gs_ctx *ctx, const char *path)
+{
+    if (!ctx || !path)
+        return fail(ctx, GS_ERR_INVALID_VALUE, "gs_profile_load: NULL argument");
+    char err[RT_ERR_LEN];
+    int rc = kpass_state_profile_load(ctx->kpass, path, err, sizeof err);
+    return rc ? fail(ctx, rc, "gs_profile_load: %s", err) : 0;
+}
 
 int gs_stats_write(gs_ctx *ctx, const char *json_path)
 {

@@ -47,6 +47,7 @@ struct gs_ctx {
     struct func_stats fst;       /* functional-executor counters */
     struct gs_module *mods;      /* loaded modules (list) */
     struct gpu *gpu;             /* sim.mode = timing: the timing model (owned), else NULL */
+    struct kpass_state *kpass;   /* kernel-time passes and profiles (sim/ptx/kpass_rt.h, owned) */
     bool launched;               /* a kernel was launched (host options are fixed) */
     int pending_err;             /* first launch error since the last synchronize (0 none) */
     double launch_seconds;       /* host wall time spent running kernels (s) */

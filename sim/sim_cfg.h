@@ -24,6 +24,7 @@
 #include "sim/sm/pipes.h"
 #include "sim/sm/sched.h"
 #include "sim/sm/smem_banks.h"
+#include "sim/ptx/kpass.h"
 #include "sim/sm_cfg.h"
 #include "sim/synth.h"
 #include "sync/engine.h"
@@ -52,6 +53,7 @@ struct sim_cfg {
     struct mempart_cfg l2_to_dram;
     struct dram_cfg dram;
     struct vm_cfg vm;
+    struct kpass_cfg ptx; /* ptx.*: kernel-time passes and profiles (sim/ptx/kpass_cfg.c) */
     struct synth_cfg synth;
 };
 

@@ -112,6 +112,7 @@ struct exec {
     uint64_t change_mark;        /* total_insts at the last visible progress (watchdog) */
     uint64_t watchdog_insts;     /* warp instructions allowed without progress (0 off) */
     int err;                     /* first error code, 0 none */
+    const struct func_observer *obs; /* functional mode: l->observer (NULL none) */
     /* Timing mode (func_sm_*, NULL / 0 in functional mode): */
     struct memop *mo;            /* memory access of the issuing instruction, recorded instead of
                                     performed for global lanes (deferred) and for timing otherwise */
@@ -391,6 +392,15 @@ static inline uint64_t addr_of(struct exec *x, struct warp *w, const uint64_t *R
     return a + sym_base(x, w, o);
 }
 
+/* Tell the observer about one lane's global access (x->obs != NULL). */
+static void obs_access(struct exec *x, const struct warp *w, int lane, uint64_t a, unsigned bytes, int kind)
+{
+    const struct func_launch *l = x->l;
+    const uint32_t *id = w->cta->id;
+    uint64_t cta = id[0] + (uint64_t)l->grid[0] * (id[1] + (uint64_t)l->grid[1] * id[2]);
+    x->obs->on_access(x->obs->ctx, cta, w->wid, (uint32_t)lane, a, bytes, kind);
+}
+
 /* The space an ld/st/atom accesses: the instruction's, except that a
  * call-site .param variable is named by the operand. */
 static inline unsigned access_space(const struct ptx_insn *in, const struct ptx_operand *ao)
@@ -467,6 +477,8 @@ static void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct pt
         uint8_t *p = mem_at(x, w, lane, pc, sp, a, tot, false, &eff);
         if (!p)
             return;
+        if (UNLIKELY(x->obs != NULL) && eff == PTX_SPACE_GLOBAL)
+            obs_access(x, w, lane, a, tot, FUNC_OBS_LOAD);
         if (x->mo && mo_note(x, eff, lane))
             continue;
         ld_write(R, in, lane, p);
@@ -492,6 +504,8 @@ static void exec_st(struct exec *x, struct warp *w, uint64_t *R, const struct pt
         uint8_t *p = mem_at(x, w, lane, pc, sp, a, tot, true, &eff);
         if (!p)
             return;
+        if (UNLIKELY(x->obs != NULL) && eff == PTX_SPACE_GLOBAL)
+            obs_access(x, w, lane, a, tot, FUNC_OBS_STORE);
         if (x->mo && mo_note(x, eff, lane)) { /* deferred: the bytes travel with the request */
             st_gather(x, w, R, in, lane, x->mo->data[lane]);
             continue;
@@ -529,6 +543,8 @@ static void exec_atom(struct exec *x, struct warp *w, uint64_t *R, const struct 
             fault(x, w, lane, pc, "atomic on %s space address 0x%" PRIx64, space_word(eff), a);
             return;
         }
+        if (UNLIKELY(x->obs != NULL) && eff == PTX_SPACE_GLOBAL)
+            obs_access(x, w, lane, a, es, FUNC_OBS_ATOMIC);
         if (x->mo && mo_note(x, eff, lane)) { /* deferred: performed at L2 in lane order */
             bool bad = false;
             fpu_atomic((enum ptx_aop)in->aop, (enum ptx_type)in->type, 0, 0, 0, false, &bad);
@@ -1301,6 +1317,11 @@ static inline enum step_result warp_step(struct exec *x, struct warp *w)
     st->thread_insts += na;
     stat_avg_add(&st->active_lanes, (uint64_t)__builtin_popcount(mask));
     count_class(st, x->cls[fn->index][pc], na);
+    if (UNLIKELY(x->obs != NULL) && x->obs->on_insn) {
+        const uint32_t *id = w->cta->id;
+        x->obs->on_insn(x->obs->ctx, id[0] + (uint64_t)x->l->grid[0] * (id[1] + (uint64_t)x->l->grid[1] * id[2]),
+                        w->wid, fn, pc, mask, g);
+    }
     top->pc = pc + 1; /* default; control flow overrides */
     switch ((enum ptx_op)in->op) {
     case PTX_OP_BRA: {
@@ -1670,6 +1691,7 @@ int func_run(const struct func_launch *l)
     struct exec *x = &xs;
     memset(x, 0, sizeof *x);
     exec_setup(x, l);
+    x->obs = l->observer && l->observer->on_access ? l->observer : NULL;
     uint64_t slots = l->max_resident_ctas ? l->max_resident_ctas : 1;
     x->n_slots = (uint32_t)MIN(slots, x->n_ctas);
     if (exec_alloc(x) != 0) {

@@ -82,6 +82,28 @@ struct func_stats {
 /* Register every field with the registry (group "func", singleton). */
 void func_stats_register(struct func_stats *st, struct stats *reg);
 
+/* Watches a functional run (sim/ptx/kprofile.c records profiles with it).
+ * Functional mode only (func_run); the timing model's per-SM executors
+ * never call it. NULL in func_launch.observer costs one predictable branch
+ * per warp instruction and per global access. Callbacks run on the thread
+ * of func_run, in the run's deterministic order; they must not touch the
+ * executor. cta is the linear CTA id (x fastest), warp the warp index in
+ * the CTA. */
+enum func_obs_kind { FUNC_OBS_LOAD, FUNC_OBS_STORE, FUNC_OBS_ATOMIC };
+struct func_observer {
+    void *ctx; /* passed to every callback */
+    /* One thread's global access (generic addresses that resolve to global
+     * included), before it is performed; kind: enum func_obs_kind. */
+    void (*on_access)(void *ctx, uint64_t cta, uint32_t warp, uint32_t lane, uint64_t addr, uint32_t bytes,
+                      int kind);
+    /* A warp instruction issued: instruction pc of function fn, the warp's
+     * active lanes and the lanes whose guard is true. May be NULL. */
+    void (*on_insn)(void *ctx, uint64_t cta, uint32_t warp, const struct ptx_func *fn, uint32_t pc,
+                    uint32_t active, uint32_t exec);
+};
+
+struct kpass_regmap;
+
 /* One kernel launch. */
 struct func_launch {
     const struct ptx_module *mod;
@@ -98,6 +120,10 @@ struct func_launch {
     uint64_t watchdog_per_warp;    /* warp instructions per resident warp without
                                       progress before GS_ERR_WATCHDOG (0 off) */
     struct func_stats *st;         /* counters to update */
+    const struct func_observer *observer; /* functional mode: watches the run, NULL = none */
+    const struct kpass_regmap *regmap; /* timing view of physical registers after kernel-time
+                                          passes (sim/ptx/kpass.h), NULL = as allocated;
+                                          the functional executor ignores it */
     char *err;                     /* message on failure */
     size_t err_len;                /* bytes at err */
 };

@@ -9,6 +9,11 @@
  * their configuration in ctx. Passes must only touch the function they are
  * given (so functions could be processed in parallel) and keep their
  * results in their own structures or in documented ptx_func fields.
+ *
+ * Passes that need launch-time facts (occupancy, register-file geometry,
+ * launch geometry, a profile) are kernel-time passes instead: see
+ * sim/ptx/kpass.h and docs/passes.md (selected by ptx.passes, run at a
+ * kernel's launch, results cached, visible in statistics).
  */
 #ifndef GPUSIM_SIM_PTX_PASSES_H
 #define GPUSIM_SIM_PTX_PASSES_H
