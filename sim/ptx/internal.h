@@ -199,6 +199,151 @@ enum ptx_space ptx_space_from_word(const char *s, uint32_t len);
 bool ptx_literal_bits(struct ptx_parser *ps, const struct ptx_tok *t, bool neg,
                       enum ptx_type type, uint64_t *bits);
 
+/* ------------------------------------------ instruction decoding */
+/* Shared by opcodes.c (opcode and modifier tables; also ptx_type_from_word
+ * and ptx_space_from_word), operand.c (operands, their layout per shape,
+ * call lists; also ptx_literal_bits) and insn.c (one instruction). */
+
+/* Operand shapes. */
+enum ptx_shape {
+    SH_NONE,   /* no operands */
+    SH_D,      /* d */
+    SH_A,      /* a */
+    SH_DA,     /* d, a */
+    SH_DAB,    /* d, a, b */
+    SH_DABC,   /* d, a, b, c */
+    SH_DABCD,  /* d, a, b, c, e */
+    SH_MOV,    /* d, a (vectors, sregs, symbols allowed) */
+    SH_CVT,    /* d, a [, b] */
+    SH_CVTA,   /* d, a (a may be a symbol) */
+    SH_LD,     /* d, [a] */
+    SH_ST,     /* [a], b */
+    SH_ATOM,   /* d, [a], b [, c] */
+    SH_RED,    /* [a], b */
+    SH_SETP,   /* p[|q], a, b [, c] */
+    SH_SET,    /* d, a, b [, c] */
+    SH_TESTP,  /* p, a */
+    SH_BAR,    /* a [, b] | d, a [, b], c */
+    SH_VOTE,   /* d, a [, mask] */
+    SH_SHFL,   /* d[|p], a, b, c [, mask] */
+    SH_MATCH,  /* d[|p], a, mask */
+    SH_REDUX,  /* d, a, mask */
+    SH_BRA,    /* label */
+    SH_CALL,   /* call lists */
+};
+
+/* One row of the opcode table (opcodes.c). */
+struct ptx_op_desc {
+    const char *name;  /* base mnemonic */
+    uint8_t op;        /* enum ptx_op */
+    uint8_t shape;     /* enum ptx_shape */
+    uint8_t tmin, tmax; /* number of type modifiers */
+    uint16_t cats;     /* C_* modifier categories (opcodes.c) */
+    uint32_t flags_ok; /* PTX_F_* accepted */
+};
+
+/* opcodes.c: the opcode named by the base mnemonic s[0..len), or NULL. */
+const struct ptx_op_desc *ptx_op_find(const char *s, uint32_t len);
+/* opcodes.c: a valid PTX instruction this front-end does not decode. */
+bool ptx_op_is_unsupported(const char *s, uint32_t base_len, uint32_t full_len);
+/* opcodes.c: "bar.warp.sync", which is not a modifier form of "bar". */
+extern const struct ptx_op_desc ptx_bar_warp_desc;
+/* opcodes.c: apply one modifier word to in; false and an error when invalid. */
+bool ptx_apply_modifier(struct ptx_parser *ps, struct ptx_insn *in, const struct ptx_op_desc *od,
+                        const char *w, uint32_t len, unsigned *ntypes,
+                        const struct ptx_tok *optok);
+
+/* operand.c: one operand as written, before it is checked against its slot. */
+enum ptx_raw_kind { RAW_REG, RAW_VEC, RAW_IMM, RAW_SREG, RAW_ADDR, RAW_SYM, RAW_NAME, RAW_SINK };
+
+struct ptx_raw_opnd {
+    uint8_t kind;     /* enum ptx_raw_kind */
+    bool neg;         /* '!' on a register, '-' on an immediate */
+    bool piped;       /* second half of 'a|b' */
+    uint8_t n;        /* vector elements */
+    int32_t reg;      /* RAW_REG / ADDR base, -1 none */
+    int32_t vec[4];
+    int32_t psym;     /* RAW_SYM / ADDR symbol: index into ps->syms, -1 none */
+    uint8_t sreg;
+    int64_t off;      /* ADDR offset */
+    struct ptx_tok tok; /* first token (position, literal) */
+};
+
+/* What one operand position accepts (operand.c). */
+struct ptx_slot {
+    uint8_t cls;  /* enum slot_cls (operand.c) */
+    uint8_t type; /* operand type for immediates and predicate checks */
+};
+
+struct ptx_layout {
+    struct ptx_slot s[PTX_MAX_OPNDS];
+    unsigned n;      /* positions */
+    unsigned n_dst;  /* of which destinations (leading) */
+};
+
+/* operand.c: parse one operand at the current token. */
+bool ptx_parse_operand(struct ptx_parser *ps, struct ptx_raw_opnd *r);
+/* operand.c: build the expected layout for nraw raw operands (pipe pairs
+ * flattened; piped1 = the second raw operand is the piped half). Returns
+ * false with *why set when the count is impossible for the shape. */
+bool ptx_build_layout(const struct ptx_insn *in, const struct ptx_op_desc *od, unsigned nraw,
+                      bool piped1, struct ptx_layout *l, const char **why);
+/* operand.c: convert a raw operand into the IR operand for slot s. */
+bool ptx_place_operand(struct ptx_parser *ps, struct ptx_insn *in, const struct ptx_raw_opnd *r,
+                       const struct ptx_slot *s, struct ptx_operand *o, const char *opname);
+/* operand.c: the operands of a call: optional return list, target, arguments. */
+bool ptx_parse_call(struct ptx_parser *ps, struct ptx_insn *in, const char *opname);
+
+/* ------------------------------------------ parser parts */
+/* parser.c holds the token stream, errors and the symbol table; the rest
+ * of the parser is split into parse_module.c (module directives, .file and
+ * .loc, and ptx_parse_module declared below), parse_decl.c (variables,
+ * registers, parameter lists, function attributes) and parse_func.c
+ * (function definitions and bodies); instructions are decoded by insn.c,
+ * opcodes.c and operand.c (above). */
+
+/* parser.c: skip every token on the given line (line-oriented directives
+ * such as .loc, .file, .version). */
+void ptx_skip_line(struct ptx_parser *ps, uint32_t line);
+bool ptx_expect_punct(struct ptx_parser *ps, char c, const char *what);
+bool ptx_expect_uint(struct ptx_parser *ps, const char *what, uint64_t max, uint64_t *v);
+/* parser.c: open-addressing name maps. */
+struct pmap_slot *ptx_pmap_find(struct pmap *m, const char *key, uint32_t len);
+struct pmap_slot *ptx_pmap_add(struct pmap *m, const char *key, uint32_t len);
+void ptx_pmap_free(struct pmap *m);
+/* parser.c: bind name in the current scope; reports a redefinition in the
+ * same scope. */
+struct psym *ptx_sym_push(struct ptx_parser *ps, const char *name, uint32_t len,
+                          enum psym_kind kind, uint32_t line, uint32_t col);
+void ptx_push_scope(struct ptx_parser *ps);
+void ptx_pop_scope(struct ptx_parser *ps);
+
+/* parse_module.c: `.loc file line [column] [, ...]`: *file and *line receive
+ * the .file table slot and the line; both 0 when the directive is malformed
+ * (reported) or names line 0 (no source position). */
+void ptx_parse_loc(struct ptx_parser *ps, uint16_t *file, uint32_t *line);
+/* parse_module.c: `.file index "path" ...`: the name of a file index used by .loc. */
+void ptx_parse_file_directive(struct ptx_parser *ps);
+/* parse_module.c: give the instructions [from, fn->n_insns) the current .loc position. */
+void ptx_stamp_loc(struct ptx_func *fn, uint32_t from, uint16_t file, uint32_t line);
+
+/* parse_decl.c: a variable declaration after its space word: attrs, then
+ * name[dims][=init] {, name...} ';'. Module scope when ps->fn == NULL. */
+void ptx_parse_var_decl(struct ptx_parser *ps, enum ptx_space space, enum ptx_linkage link,
+                        bool is_extern);
+/* parse_decl.c: .reg .type name[, name...]; with name = %r or %r<N>. */
+void ptx_parse_reg_decl(struct ptx_parser *ps);
+/* parse_decl.c: a '(' .param list ')' of a function header. */
+bool ptx_parse_param_list(struct ptx_parser *ps, struct ptx_param **arr, uint32_t *n,
+                          uint32_t *cap, bool is_ret);
+void ptx_free_params(struct ptx_param *p, uint32_t n);
+/* parse_decl.c: performance-tuning directives between the header and the body. */
+bool ptx_parse_func_attrs(struct ptx_parser *ps, struct ptx_func *fn);
+
+/* parse_func.c: a function definition or declaration after '.entry' / '.func'. */
+void ptx_parse_function(struct ptx_parser *ps, bool is_entry, enum ptx_linkage link,
+                        const struct ptx_tok *kw);
+
 /* module.c: after the whole text is read: call resolution, memory layout,
  * then CFG and passes per function (only when there were no errors). */
 void ptx_module_finish(struct ptx_parser *ps);
