@@ -125,6 +125,8 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
     d->cfg = *cfg;
     d->channel_id = channel_id;
     d->sched = cfg->sched == DRAM_SCHED_FCFS ? &dram_sched_fcfs : &dram_sched_frfcfs;
+    if (d->sched->init)
+        d->sched->init(d);
     d->burst_cycles = (uint32_t)(cfg->burst / cfg->data_cmd_ratio);
     d->col_bytes = (uint32_t)(cfg->bus_bytes * cfg->burst);
     d->banks_per_group = (uint32_t)(cfg->banks / cfg->bank_groups);
@@ -182,6 +184,8 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
 
 void dram_fini(struct dram *d)
 {
+    if (d->sched && d->sched->fini)
+        d->sched->fini(d);
     free(d->bank_next);
     free(d->group_next);
     free(d->bank);
@@ -192,6 +196,44 @@ void dram_fini(struct dram *d)
     free(d->retq_cycle);
     stat_hist_fini(&d->st.read_latency_hist);
     memset(d, 0, sizeof *d);
+}
+
+void dram_set_sched(struct dram *d, const struct dram_sched_ops *ops)
+{
+    SIM_ASSERT(ops && ops->pick, "dram %u: scheduler policy without pick", d->channel_id);
+    if (d->sched->fini)
+        d->sched->fini(d);
+    d->sched_state = NULL;
+    d->sched = ops;
+    if (ops->init)
+        ops->init(d);
+}
+
+bool dram_sched_wants_update(const struct dram *d) { return d->sched->on_update != NULL; }
+
+bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, cycle_t cycle)
+{
+    for (uint32_t k = 0; k < d->delay_count; k++) {
+        struct dram_req *r = &d->delay[(d->delay_head + k) % d->delay_cap].req;
+        if (!r->is_write && r->addr == addr) {
+            uint16_t old = r->merges;
+            r->merges = merges;
+            if (d->sched->on_update)
+                d->sched->on_update(d, DRAM_NONE, old, cycle);
+            return true;
+        }
+    }
+    for (uint32_t s = d->arr_head; s != DRAM_NONE; s = d->slot[s].next) {
+        struct dram_req *r = &d->slot[s].req;
+        if (!r->is_write && r->addr == addr) {
+            uint16_t old = r->merges;
+            r->merges = merges;
+            if (d->sched->on_update)
+                d->sched->on_update(d, s, old, cycle);
+            return true;
+        }
+    }
+    return false;
 }
 
 void dram_set_trace(struct dram *d, dram_trace_fn fn, void *ctx)
@@ -537,6 +579,8 @@ static void stage_admit(struct dram *d, cycle_t cycle)
         d->slot[s].req = e->req;
         d->slot[s].enter_cycle = cycle;
         wait_insert(d, s);
+        if (d->sched->on_enqueue)
+            d->sched->on_enqueue(d, s, cycle);
     }
     d->delay_head = (d->delay_head + 1) % d->delay_cap;
     d->delay_count--;
@@ -615,12 +659,18 @@ cycle_t dram_tick(struct dram *d, cycle_t cycle)
     check_invariants(d);
 
     stage_retire(d, cycle);
+    cycle_t pol_next = CYCLE_NEVER;
+    if (d->sched->tick)
+        pol_next = d->sched->tick(d, cycle);
     if (d->cfg.model == DRAM_MODEL_NORMAL) {
         stage_schedule(d, cycle);
         stage_issue(d, cycle);
     }
     stage_admit(d, cycle);
-    return next_work(d, cycle);
+    cycle_t next = next_work(d, cycle);
+    if (pol_next != CYCLE_NEVER)
+        next = MIN(next, MAX(pol_next, cycle + 1));
+    return next;
 }
 
 bool dram_pop_read(struct dram *d, struct dram_req *out, cycle_t cycle)

@@ -117,6 +117,13 @@ struct dram_req {
     uint32_t col;     /* column (byte offset in the row), for tracing only */
     uint32_t bytes;   /* request size (bytes); 128 = two 64 B column commands */
     bool is_write;    /* write-back (true) or line read (false) */
+    /* requester identity (docs/dram.md "Requester identity"; 0 when the
+     * caller does not fill it) */
+    uint8_t space;    /* enum mem_space of the request that caused it */
+    uint16_t sm;      /* requesting SM */
+    uint16_t warp;    /* its warp slot */
+    uint16_t merges;  /* read: requests in the L2 MSHR entry the read serves (>= 1); dram_update raises it */
+    uint64_t t_create; /* SM pipeline cycle the causing request was created (mem_req.t_create) */
 };
 
 enum dram_cmd { DRAM_CMD_ACT = 0, DRAM_CMD_PRE = 1, DRAM_CMD_RD = 2, DRAM_CMD_WR = 3, DRAM_N_CMD = 4 };
@@ -191,6 +198,7 @@ struct dram {
     struct dram_cfg cfg;         /* copy of the configuration */
     unsigned channel_id;         /* instance number (messages, stats) */
     const struct dram_sched_ops *sched; /* scheduler policy */
+    void *sched_state;           /* the policy's own state (its init/fini), or NULL */
 
     /* derived timing (cycles) */
     uint32_t burst_cycles;       /* command cycles one column command keeps the bus: burst / ratio */
@@ -248,6 +256,17 @@ struct dram {
  * configuration that dram_cfg_validate rejects: the config layer must have
  * refused it first). Allocates every structure. */
 void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id);
+/* Replace the scheduler policy (setup, before the first push): the old
+ * policy's fini and the new one's init run. For policies outside the
+ * dram.sched choice list (tests, experiments). */
+void dram_set_sched(struct dram *d, const struct dram_sched_ops *ops);
+/* Update message for a request already in the controller: the read of
+ * partition-local line `addr` (delay line or waiting) now serves `merges`
+ * requests. Sets req.merges and calls the policy's on_update. Returns false
+ * when no such read is waiting (already in service or gone). Cheap to call
+ * only when the policy has on_update (dram_sched_wants_update). */
+bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, cycle_t cycle);
+bool dram_sched_wants_update(const struct dram *d);
 void dram_fini(struct dram *d);
 
 /* True when a push of this direction would be accepted now: the delay line

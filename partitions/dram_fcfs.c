@@ -22,4 +22,4 @@ static bool fcfs_pick(struct dram *d, cycle_t cycle)
     return false;
 }
 
-const struct dram_sched_ops dram_sched_fcfs = {"fcfs", fcfs_pick};
+const struct dram_sched_ops dram_sched_fcfs = {.name = "fcfs", .pick = fcfs_pick}; /* no optional hooks */

@@ -43,4 +43,4 @@ static bool frfcfs_pick(struct dram *d, cycle_t cycle)
     return false;
 }
 
-const struct dram_sched_ops dram_sched_frfcfs = {"frfcfs", frfcfs_pick};
+const struct dram_sched_ops dram_sched_frfcfs = {.name = "frfcfs", .pick = frfcfs_pick}; /* no optional hooks */

@@ -29,6 +29,20 @@ struct dram_sched_ops {
     /* Hand at most one waiting request to a free bank. Returns true when a
      * request was handed. */
     bool (*pick)(struct dram *d, cycle_t cycle);
+    /* The optional entries below are NULL for frfcfs and fcfs. */
+    /* Set up / free d->sched_state (dram_init / dram_fini / dram_set_sched). */
+    void (*init)(struct dram *d);
+    void (*fini)(struct dram *d);
+    /* Every DRAM cycle the controller is ticked, before the scheduling
+     * stage. Returns the next cycle the policy needs a tick for even with
+     * nothing queued (a periodic table update), or CYCLE_NEVER. */
+    cycle_t (*tick)(struct dram *d, cycle_t cycle);
+    /* Request in slot s entered the scheduler queue (d->slot[s].req). */
+    void (*on_enqueue)(struct dram *d, uint32_t s, cycle_t cycle);
+    /* Update message for waiting slot s (dram_update): its req.merges was
+     * raised from old_merges. s is DRAM_NONE when the read is still in the
+     * delay line (its update is kept in the delay entry). */
+    void (*on_update)(struct dram *d, uint32_t s, uint16_t old_merges, cycle_t cycle);
 };
 
 extern const struct dram_sched_ops dram_sched_frfcfs;

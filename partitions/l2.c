@@ -211,6 +211,12 @@ static bool apply(struct l2 *l, uint32_t li, const struct mem_req *rq, struct me
 
 /* ------------------------------------------------------------- external API */
 
+void l2_set_merge_hook(struct l2 *l, l2_merge_fn fn, void *ctx)
+{
+    l->on_merge = fn;
+    l->merge_ctx = ctx;
+}
+
 bool l2_can_accept(const struct l2 *l) { return l->in_q < l->in_q_cap && !idx_ring_full(&l->in_r); }
 
 static void check_req(const struct l2 *l, const struct mem_req *rq)
@@ -262,6 +268,11 @@ bool l2_pop_dram_req(struct l2 *l, struct l2_dram_req *out, uint64_t cycle)
         return false;
     *out = l->dq[l->dq_r.head].r;
     idx_ring_pop(&l->dq_r);
+    if (!out->is_write) { /* merge count as the read leaves (requester identity) */
+        int32_t e = mshr_lookup(&l->mshr, out->line_addr);
+        if (e >= 0)
+            out->merges = (uint16_t)mshr_count(&l->mshr, (uint32_t)e);
+    }
     return true;
 }
 
@@ -283,13 +294,19 @@ bool l2_dram_fill(struct l2 *l, uint64_t line_addr, const uint8_t data[MEM_LINE_
 /* ------------------------------------------------------------- tick stages */
 
 static void missq_push(struct l2 *l, uint64_t line_addr, bool wb, const uint64_t mask[2], const uint8_t *data,
-                       uint64_t ready)
+                       const struct mem_req *who, uint64_t ready)
 {
     SIM_ASSERT(!idx_ring_full(&l->mq_r), "l2 slice %d: miss queue overflow", l->instance);
     struct l2_missq *m = &l->mq[idx_ring_tail(&l->mq_r)];
     memset(&m->r, 0, sizeof m->r);
     m->r.line_addr = line_addr;
     m->r.is_write = wb;
+    m->r.sm = who->src;
+    m->r.warp = who->warp;
+    m->r.cta = who->cta;
+    m->r.space = who->space;
+    m->r.t_create = who->t_create;
+    m->r.merges = wb ? 0 : 1;
     if (wb) {
         m->r.mask[0] = mask[0];
         m->r.mask[1] = mask[1];
@@ -301,11 +318,11 @@ static void missq_push(struct l2 *l, uint64_t line_addr, bool wb, const uint64_t
 
 /* Evict whatever line v holds; a MODIFIED victim goes to the miss queue as a
  * write-back. Returns true when it did (the data port reads the line out). */
-static bool evict(struct l2 *l, uint32_t v, uint64_t c)
+static bool evict(struct l2 *l, uint32_t v, const struct mem_req *who, uint64_t c)
 {
     if (ta_state_of(&l->tags, v) != TA_MODIFIED)
         return false;
-    missq_push(l, ta_tag_of(&l->tags, v), true, line_valid(l, v), line_data(l, v), c + 1);
+    missq_push(l, ta_tag_of(&l->tags, v), true, line_valid(l, v), line_data(l, v), who, c + 1);
     l->st.writebacks++;
     return true;
 }
@@ -365,6 +382,8 @@ static bool lookup(struct l2 *l, uint64_t c)
         mshr_put(l, (uint32_t)e, h);
         l->st.merges++;
         l->st.acc[rq->op]++;
+        if (UNLIKELY(l->on_merge != NULL))
+            l->on_merge(l->merge_ctx, l->instance, la, mshr_count(&l->mshr, (uint32_t)e), rq);
         return true;
     }
 
@@ -402,7 +421,7 @@ static bool lookup(struct l2 *l, uint64_t c)
         ta_set_state(&l->tags, (uint32_t)li, TA_RESERVED);
         ta_touch(&l->tags, (uint32_t)li);
         mshr_put(l, (uint32_t)e, h);
-        missq_push(l, la, false, NULL, NULL, c + 1);
+        missq_push(l, la, false, NULL, NULL, rq, c + 1);
         l->st.misses++;
         l->st.dram_reads++;
         l->st.acc[rq->op]++;
@@ -424,7 +443,7 @@ static bool lookup(struct l2 *l, uint64_t c)
             return false;
         }
         ta_victim_probe(&l->tags, la);
-        bool wb = evict(l, (uint32_t)v, c);
+        bool wb = evict(l, (uint32_t)v, rq, c);
         ta_install(&l->tags, (uint32_t)v, la, TA_MODIFIED);
         uint64_t *vm = line_valid(l, (uint32_t)v);
         vm[0] = vm[1] = 0;
@@ -452,8 +471,8 @@ static bool lookup(struct l2 *l, uint64_t c)
     }
     int32_t e = mshr_alloc(&l->mshr, la);
     ta_victim_probe(&l->tags, la);
-    missq_push(l, la, false, NULL, NULL, c + 1); /* the read first, the write-back right behind it */
-    if (evict(l, (uint32_t)v, c))
+    missq_push(l, la, false, NULL, NULL, rq, c + 1); /* the read first, the write-back right behind it */
+    if (evict(l, (uint32_t)v, rq, c))
         l->port_free = c + 1 + l->line_cycles;
     ta_install(&l->tags, (uint32_t)v, la, TA_RESERVED);
     uint64_t *vm = line_valid(l, (uint32_t)v);

@@ -91,12 +91,22 @@ const char *l2_cfg_invalid(const struct l2_cfg *c, const char **key);
 
 /* A request to the DRAM side: a 128 B line read, or a dirty-line write-back
  * carrying the line's bytes and which of them are valid (all 128 unless
- * l2.write_miss = byte_mask left some never written or fetched). */
+ * l2.write_miss = byte_mask left some never written or fetched).
+ * Requester identity (docs/l2.md): a read carries the identity of the
+ * request that missed (the MSHR entry's first) and the entry's merge count
+ * at the moment it leaves the L2 (l2_pop_dram_req); a write-back carries the
+ * identity of the request whose miss evicted the line. */
 struct l2_dram_req {
     uint64_t line_addr;           /* device address of the line */
     uint64_t mask[2];             /* write-back: bytes to write (bit i = byte i) */
     uint8_t is_write;             /* 1 = write-back, 0 = line read */
-    uint8_t pad_[7];
+    uint8_t space;                /* enum mem_space of the request that caused it */
+    uint16_t sm;                  /* requesting SM (mem_req.src) of the request that caused it */
+    uint16_t warp;                /* its warp slot (MEM_WARP_NONE = none) */
+    uint16_t merges;              /* read: requests in the L2 MSHR entry when it left the L2 (>= 1); 0 for writes */
+    uint32_t cta;                 /* its linear CTA id */
+    uint32_t pad_;
+    uint64_t t_create;            /* its creation cycle at the SM (mem_req.t_create) */
     uint8_t data[MEM_LINE_BYTES]; /* write-back: the line's bytes */
 };
 
@@ -162,6 +172,12 @@ struct l2_fill {
     uint8_t data[MEM_LINE_BYTES]; /* the line's bytes from the backing store */
 };
 
+/* Optional hook (l2_set_merge_hook): a request joined the outstanding miss
+ * of line_addr, whose MSHR entry now holds `count` requests; rq is the
+ * joining request. Lets a DRAM scheduler update a read already queued in
+ * the controller (dram_update, dram-intercore-locality.md). */
+typedef void (*l2_merge_fn)(void *ctx, int slice, uint64_t line_addr, uint32_t count, const struct mem_req *rq);
+
 struct l2_init_args {
     int instance;       /* slice id (statistics, messages) */
     uint64_t rop_cycles;/* ROP delay in L2 cycles (l2_rop_cycles) */
@@ -210,6 +226,9 @@ struct l2 {
     uint32_t *drain;       /* MSHR entries whose fill has arrived, in fill order */
     struct idx_ring drain_r;
 
+    l2_merge_fn on_merge;  /* optional merge hook, NULL = off */
+    void *merge_ctx;
+
     /* timing */
     uint64_t port_free;    /* first cycle the data port is free */
     uint64_t fill_free;    /* first cycle the fill port is free */
@@ -224,6 +243,8 @@ struct l2 {
 
 void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *a);
 void l2_fini(struct l2 *l);
+/* Attach the merge hook (setup; fn NULL = off). */
+void l2_set_merge_hook(struct l2 *l, l2_merge_fn fn, void *ctx);
 
 /* Interconnect side: the receiver may start a packet only when this is true
  * (input queue not full and the ROP ring has room). */

@@ -29,6 +29,35 @@ static void decode(const struct mempart *mp, uint64_t addr, struct addrmap_loc *
                (unsigned long long)addr, loc->channel);
 }
 
+/* NOTE(dram-update): a request that merges into an L2 miss whose read
+ * already left for the DRAM controller becomes an update message to the
+ * controller (dram_update, dram-intercore-locality.md); wired only when the
+ * DRAM policy has an on_update entry, so the default path is untouched. */
+static void on_l2_merge(void *ctx, int slice, uint64_t line_addr, uint32_t count, const struct mem_req *rq)
+{
+    struct mempart *mp = ctx;
+    (void)slice, (void)rq;
+    struct addrmap_loc loc;
+    decode(mp, line_addr, &loc);
+    uint64_t local_line = loc.local & ~(uint64_t)(MEM_LINE_BYTES - 1);
+    cycle_t now = mp->dram.last_cycle == CYCLE_NEVER ? 0 : mp->dram.last_cycle;
+    if (dram_update(&mp->dram, local_line, (uint16_t)(count > UINT16_MAX ? UINT16_MAX : count), now))
+        mp->st.dram_updates++;
+}
+
+static void wire_merge_hooks(struct mempart *mp)
+{
+    bool on = dram_sched_wants_update(&mp->dram);
+    for (unsigned s = 0; s < MEMPART_SUBS; s++)
+        l2_set_merge_hook(&mp->l2[s], on ? on_l2_merge : NULL, mp);
+}
+
+void mempart_set_dram_sched(struct mempart *mp, const struct dram_sched_ops *ops)
+{
+    dram_set_sched(&mp->dram, ops);
+    wire_merge_hooks(mp);
+}
+
 /* L2 set of a line (spec 2.9: linear on the partition-local address without
  * the channel and sub-partition bits). */
 static uint32_t set_of(void *ctx, uint64_t line_addr)
@@ -171,6 +200,7 @@ void mempart_init(struct mempart *mp, const struct mempart_cfg *cfg, const struc
         l2_init(&mp->l2[s], l2cfg, &la);
     }
     dram_init(&mp->dram, dcfg, a->channel);
+    wire_merge_hooks(mp);
     uint64_t col_bytes = dcfg->bus_bytes * dcfg->burst;
     SIM_ASSERT(col_bytes && MEM_LINE_BYTES % col_bytes == 0, "mempart %u: %llu-byte column commands",
                a->channel, (unsigned long long)col_bytes);
@@ -372,7 +402,8 @@ static void stage_admit(struct mempart *mp, uint64_t d)
     else
         mp->store.read_line(mp->store.ctx, lr.line_addr, local_line, x->data);
 
-    struct dram_req r = {i, local_line, loc.bank, loc.row, loc.col, MEM_LINE_BYTES, lr.is_write != 0};
+    struct dram_req r = {i, local_line, loc.bank, loc.row, loc.col, MEM_LINE_BYTES, lr.is_write != 0,
+                         lr.space, lr.sm, lr.warp, lr.merges, lr.t_create};
     bool pushed = dram_push(&mp->dram, &r, d + mp->l2_to_dram_cycles);
     SIM_ASSERT(pushed, "mempart %u: DRAM refused after can_accept", mp->channel);
     credit_take(mp, s);

@@ -125,6 +125,8 @@ struct mempart_stats {
     uint64_t stall_return;             /* DRAM cycles the return-queue head waited for DRAM->L2 room */
     uint64_t rr_contended;             /* DRAM cycles both sub-partitions had an admissible head */
     struct stat_avg credits_used;      /* credits held, per DRAM cycle (credits) */
+    uint64_t dram_updates;             /* L2 merges passed to the DRAM as update messages (NOTE(dram-update));
+                                          not registered: 0 unless the DRAM policy has on_update */
 };
 
 struct mempart {
@@ -223,5 +225,10 @@ void mempart_stats_register(struct mempart *mp, struct stats *s);
 void mempart_set_dram_trace(struct mempart *mp, dram_trace_fn fn, void *ctx);
 /* Credits held right now (tests, invariant checks). */
 uint32_t mempart_credits_used(const struct mempart *mp);
+
+/* Replace the DRAM scheduler policy (setup, before traffic): dram_set_sched
+ * plus the L2 merge hooks that feed the policy's on_update (NOTE(dram-update)
+ * in mempart.c). */
+void mempart_set_dram_sched(struct mempart *mp, const struct dram_sched_ops *ops);
 
 #endif /* GPUSIM_PARTITIONS_MEMPART_H */

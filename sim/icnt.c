@@ -11,6 +11,22 @@
 
 #include "sim/icnt.h"
 
+/* ------------------------------------------------------------- kinds */
+
+uint32_t icnt_kind_req_flits(const struct icnt_net_cfg *c, const struct mem_req *req)
+{
+    const struct mem_kind *k = mem_kind_of(req->op);
+    SIM_ASSERT(k && k->name, "icnt: request of unregistered kind %u", req->op);
+    return icnt_flits(c, k->req_payload ? k->req_payload(req) : 0u);
+}
+
+uint32_t icnt_kind_reply_flits(const struct icnt_net_cfg *c, const struct mem_reply *rep)
+{
+    const struct mem_kind *k = mem_kind_of(rep->op);
+    SIM_ASSERT(k && k->name, "icnt: reply of unregistered kind %u", rep->op);
+    return icnt_flits(c, k->rep_payload ? k->rep_payload(rep) : 0u);
+}
+
 /* ------------------------------------------------------------- sender half */
 
 void icnt_tx_init(struct icnt_tx *tx, const struct icnt_tx_args *a)

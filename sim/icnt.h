@@ -121,9 +121,14 @@ uint32_t icnt_req_flits(const struct icnt_net_cfg *c, const struct mem_req *req)
 /* Reply packet size: reads and atomics carry req size bytes (rep->size);
  * write acks carry nothing. */
 uint32_t icnt_reply_flits(const struct icnt_net_cfg *c, const struct mem_reply *rep);
+/* Packet sizes of any registered kind (mem_kind_table, docs/messages.md):
+ * ceil((header + the kind's payload bytes) / flit). For the four baseline
+ * operations they equal icnt_req_flits / icnt_reply_flits. */
+uint32_t icnt_kind_req_flits(const struct icnt_net_cfg *c, const struct mem_req *req);
+uint32_t icnt_kind_reply_flits(const struct icnt_net_cfg *c, const struct mem_reply *rep);
 
 /* One flit on the link. Endpoint ids are network-wide (SMs 0..n_sm-1, then
- * sub-partitions; see struct icnt_topo). */
+ * sub-partitions, then central nodes; see struct icnt_topo). */
 struct icnt_flit {
     uint16_t src;      /* sending endpoint */
     uint16_t dst;      /* receiving endpoint */
@@ -161,7 +166,8 @@ struct icnt_topo {
     uint32_t n_sm;                  /* SM endpoints: ids 0 .. n_sm-1 */
     uint32_t n_mem;                 /* memory partitions */
     uint32_t sub_per_partition;     /* sub-partitions per partition */
-    uint32_t n_ep;                  /* endpoints: n_sm + n_mem x sub_per_partition */
+    uint32_t n_ep;                  /* endpoints: n_sm + n_mem x sub_per_partition + n_node */
+    uint32_t n_node;                /* central endpoints added by icnt_topo_add_node (ids after the sub-partitions) */
     uint32_t cols, rows;            /* mesh2d: routers per row, rows (0 for xbar) */
     uint64_t min_latency;           /* icnt.min_latency (icnt cycles) */
     const struct icnt_policy *pol;  /* topology policy */
@@ -172,8 +178,26 @@ struct icnt_topo {
 void icnt_topo_init(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64_t min_latency, uint32_t n_sm,
                     uint32_t n_mem, uint32_t sub_per_partition);
 void icnt_topo_fini(struct icnt_topo *t);
+/* Add a central endpoint (a race-detection unit, a directory, a DRAM
+ * update port: anything that is neither an SM nor a sub-partition) and
+ * return its id: n_sm + n_mem x sub_per_partition + k for the k-th node.
+ * Latencies are rebuilt by the topology policy (xbar: min_latency to and
+ * from everyone; mesh2d: the node gets the first free router after the
+ * SMs). Setup only: call it before any sender or receiver half is built on
+ * the topology (they size their per-destination state from n_ep). */
+uint32_t icnt_topo_add_node(struct icnt_topo *t, const struct icnt_net_cfg *c);
 /* Endpoint id of sub-partition s (0-based over all partitions). */
 static inline uint32_t icnt_ep_of_sub(const struct icnt_topo *t, uint32_t s) { return t->n_sm + s; }
+/* Endpoint id of central node k (0-based, in icnt_topo_add_node order). */
+static inline uint32_t icnt_ep_of_node(const struct icnt_topo *t, uint32_t k)
+{
+    return t->n_sm + t->n_mem * t->sub_per_partition + k;
+}
+static inline bool icnt_ep_is_sm(const struct icnt_topo *t, uint32_t ep) { return ep < t->n_sm; }
+static inline bool icnt_ep_is_node(const struct icnt_topo *t, uint32_t ep)
+{
+    return ep >= t->n_sm + t->n_mem * t->sub_per_partition && ep < t->n_ep;
+}
 /* Link latency from src to dst (icnt cycles), >= min_latency. */
 static inline uint32_t icnt_topo_lat(const struct icnt_topo *t, uint32_t src, uint32_t dst)
 {

@@ -17,7 +17,15 @@
  * The destination engine unit is the one hosting the endpoint f->dst (flit)
  * or cr->to_src (credit); which network a message belongs to follows from
  * the endpoint kind: flits to an SM endpoint and credits to a sub-partition
- * endpoint are reply-network traffic, the others request-network traffic.
+ * or central-node endpoint are reply-network traffic, the others
+ * request-network traffic. A central node (icnt_topo_add_node) is a
+ * server like a sub-partition: it receives requests and sends replies.
+ *
+ * Payload: any registered kind (mem_kind_table, docs/messages.md) travels
+ * as a struct mem_req / struct mem_reply; the kind (op) decides the packet's
+ * flit count (icnt_kind_req_flits / icnt_kind_reply_flits), not the bytes
+ * copied, so the engine message of a tail flit is always 24 + 200 bytes on
+ * the request network and 24 + 152 on the reply network.
  *
  * Not modelled here: anything about timing (the halves in sim/icnt.c decide
  * when a flit or credit leaves and arrives).

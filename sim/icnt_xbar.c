@@ -2,6 +2,10 @@
  * baseline-gpu.md 1.3, 2.7, OQ-B3): per-pair link latencies and the
  * receiver's output arbitration, behind struct icnt_policy.
  *
+ * Central nodes (icnt_topo_add_node) are endpoints like the others: the
+ * xbar gives them min_latency to everyone; mesh2d places them on the first
+ * free routers after the SMs.
+ *
  *  - xbar: GPGPU-Sim's single-stage butterfly (fly, k = n_SM +
  *    n_sub-partitions, n = 1) with iSLIP allocation. Split into halves
  *    (icnt.c), every pair has the same link latency icnt.min_latency, and
@@ -73,8 +77,9 @@ static void mesh_build(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64
 {
     uint32_t cols = (uint32_t)c->mesh_cols, rows = (uint32_t)c->mesh_rows;
     uint32_t n_routers = cols * rows;
-    SIM_ASSERT(n_routers >= t->n_sm + t->n_mem, "icnt mesh2d: %ux%u routers for %u SMs + %u partitions", cols, rows,
-               t->n_sm, t->n_mem);
+    SIM_ASSERT(n_routers >= t->n_sm + t->n_mem + t->n_node,
+               "icnt mesh2d: %ux%u routers for %u SMs + %u partitions + %u central nodes", cols, rows, t->n_sm,
+               t->n_mem, t->n_node);
     t->cols = cols;
     t->rows = rows;
     uint8_t *used = xcalloc(n_routers, 1);
@@ -92,8 +97,15 @@ static void mesh_build(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64
         used[next] = 1;
         t->router[s] = next;
     }
-    for (uint32_t e = t->n_sm; e < t->n_ep; e++)
+    uint32_t n_sub = t->n_mem * t->sub_per_partition;
+    for (uint32_t e = t->n_sm; e < t->n_sm + n_sub; e++)
         t->router[e] = mem_router[(e - t->n_sm) / t->sub_per_partition];
+    for (uint32_t k = 0; k < t->n_node; k++) { /* central nodes: the next free routers after the SMs */
+        while (used[next])
+            next++;
+        used[next] = 1;
+        t->router[t->n_sm + n_sub + k] = next;
+    }
     free(used);
     free(mem_router);
     for (uint32_t a = 0; a < t->n_ep; a++)
@@ -131,6 +143,22 @@ void icnt_topo_init(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64_t 
     if (c->topology == ICNT_TOPO_MESH2D)
         t->router = xcalloc(t->n_ep, sizeof *t->router);
     t->pol->build(t, c, min_latency);
+}
+
+uint32_t icnt_topo_add_node(struct icnt_topo *t, const struct icnt_net_cfg *c)
+{
+    SIM_ASSERT(t->lat && t->n_ep < UINT16_MAX, "icnt: add_node on an uninitialised or full topology");
+    uint32_t ep = t->n_ep;
+    t->n_node++;
+    t->n_ep++;
+    free(t->lat);
+    t->lat = xcalloc((size_t)t->n_ep * t->n_ep, sizeof *t->lat);
+    if (t->router) {
+        free(t->router);
+        t->router = xcalloc(t->n_ep, sizeof *t->router);
+    }
+    t->pol->build(t, c, t->min_latency);
+    return ep;
 }
 
 void icnt_topo_fini(struct icnt_topo *t)

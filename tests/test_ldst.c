@@ -127,7 +127,7 @@ static void rig_init(struct rig *r)
         r->f->smem[i] = (uint8_t)(i * 13u + 5);
     struct ldst_params p;
     ldst_params_defaults(&p);
-    struct ldst_hooks h = {r->f, h_smem, h_local, h_param, h_done};
+    struct ldst_hooks h = {r->f, h_smem, h_local, h_param, h_done, NULL};
     ldst_init(&r->u, &p, &h, 0);
     r->t = 0;
 }

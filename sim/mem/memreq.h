@@ -29,13 +29,41 @@
 #define MEM_LINE_BYTES 128u /* bytes per L2 line and per DRAM transfer */
 #define MEM_MAX_LANES 32u   /* lanes per warp */
 
+/* Request kinds (the message registry, docs/messages.md). The first four
+ * are the baseline memory operations; a new mechanism (coherence renewals,
+ * race checks, DRAM update messages) appends its kinds here and a row in
+ * mem_kind_table (memreq.c), which gives each kind its name, its packet
+ * size on the network and which side handles it. The value travels in
+ * mem_req.op / mem_reply.op. */
 enum mem_op {
     MEM_OP_READ,      /* read `size` bytes at addr; reply carries the line */
     MEM_OP_WRITE,     /* write the bytes under mask; reply is a 1-flit ack */
     MEM_OP_ATOMIC,    /* per-lane read-modify-write; reply carries old values */
     MEM_OP_WRITEBACK, /* L1 write-back of local data: a write with no ack */
-    MEM_OP_COUNT
+    MEM_OP_COUNT,     /* baseline memory operations (the L2 handles exactly these) */
+    MEM_OP_PING = MEM_OP_COUNT, /* test / example kind: a header-only message to a central node, echoed back */
+    MEM_KIND_COUNT
 };
+
+/* Which endpoint handles a kind's requests (replies go back to src). */
+enum mem_kind_side {
+    MEM_SIDE_L2,      /* the L2 slice of the destination sub-partition */
+    MEM_SIDE_CENTRAL, /* a central node added with icnt_topo_add_node */
+    MEM_SIDE_DRAM,    /* the DRAM controller of the destination partition */
+};
+
+/* Memory space of a request (requester identity). */
+enum mem_space {
+    MEM_SPACE_GLOBAL, /* global (and generic addresses that resolve there) */
+    MEM_SPACE_LOCAL,  /* local: thread-private lines, L1 write-backs */
+    MEM_SPACE_CONST,  /* constant cache misses */
+    MEM_SPACE_INST,   /* instruction cache misses */
+    MEM_SPACE_OTHER,  /* not a memory access (control messages) */
+    MEM_SPACE_COUNT
+};
+
+#define MEM_WARP_NONE 0xFFFFu      /* mem_req.warp when no warp asked (kernel-end flush) */
+#define MEM_CTA_NONE 0xFFFFFFFFu   /* mem_req.cta when unknown */
 
 /* mem_req.flags */
 #define MEM_F_NO_ROP 0x01u /* texture request: skips the ROP delay line (spec 2.8 point 1) */
@@ -51,17 +79,39 @@ struct mem_atom {
     uint8_t off[MEM_MAX_LANES]; /* bytes: element offset of slot k inside the line */
 };
 
+/* NOTE(memreq-layout): a request is a 32-byte header (what every kind has:
+ * address, kind, tag, requester identity) and an op-specific body: the byte
+ * mask of a write, the lane table of an atomic, or a kind's own fields
+ * (struct mem_body_ts for timestamped kinds), then the 128-byte data area.
+ * The body is a union, so the struct stays 200 bytes and one request tail
+ * flit (24 + 200) still fits an engine message. Requester identity: src (SM),
+ * warp, cta, t_create and space are filled where the request is created
+ * (L1D, constant and instruction caches; docs/messages.md). */
+struct mem_body_ts {
+    uint64_t ts;    /* a timestamp (logical time of a coherence or race-check message) */
+    uint32_t lease; /* a lease length */
+    uint32_t aux;   /* kind-specific */
+};
+
 struct mem_req {
-    uint64_t addr;    /* device byte address; the line is addr & ~(MEM_LINE_BYTES-1) */
-    uint64_t mask[2]; /* write/writeback: bit i = line byte i is written (bits 0-63 in [0]) */
-    uint32_t id;      /* requester's tag, copied into the reply */
-    uint16_t src;     /* requesting unit (SM id), copied into the reply */
-    uint8_t op;       /* enum mem_op */
-    uint8_t flags;    /* MEM_F_* */
-    uint8_t size;     /* bytes: read size starting at addr's line offset; for writes and
-                         atomics the payload segment size (32/64/128); sets data-port cycles */
-    uint8_t pad_[3];
-    struct mem_atom atom; /* MEM_OP_ATOMIC only */
+    /* header */
+    uint64_t addr;     /* device byte address; the line is addr & ~(MEM_LINE_BYTES-1) */
+    uint64_t t_create; /* SM pipeline cycle the request was created (its cache queued it) */
+    uint32_t id;       /* requester's tag, copied into the reply */
+    uint32_t cta;      /* linear CTA id of the requesting warp (MEM_CTA_NONE when none) */
+    uint16_t src;      /* requesting unit (SM id), copied into the reply */
+    uint16_t warp;     /* warp slot in the SM (MEM_WARP_NONE when none) */
+    uint8_t op;        /* enum mem_op (kind) */
+    uint8_t flags;     /* MEM_F_* */
+    uint8_t size;      /* bytes: read size starting at addr's line offset; for writes and
+                          atomics the payload segment size (32/64/128); sets data-port cycles */
+    uint8_t space;     /* enum mem_space */
+    /* body */
+    union {
+        uint64_t mask[2];     /* write/writeback: bit i = line byte i is written (bits 0-63 in [0]) */
+        struct mem_atom atom; /* MEM_OP_ATOMIC only */
+        struct mem_body_ts ts;/* timestamped kinds */
+    };
     uint8_t data[MEM_LINE_BYTES]; /* write: bytes at line offsets; atomic: packed operands */
 };
 
@@ -74,11 +124,38 @@ struct mem_reply {
     uint8_t n_lanes;/* atomic: old values carried */
     uint8_t pad_[7];
     uint8_t data[MEM_LINE_BYTES]; /* read: the whole line at line offsets; atomic: old value of
-                                     slot k at data[k * es] */
+                                     slot k at data[k * es]; timestamped kinds: struct mem_body_ts
+                                     at data[0] */
 };
+
+/* ------------------------------------------------------------- kind registry */
+
+/* One row per kind. Packet size is header + payload_bytes(message) rounded
+ * up to flits by the network (icnt_flits); a NULL function means "no
+ * payload" (1 flit with the default 8 B header / 32 B flits). */
+struct mem_kind {
+    const char *name;
+    uint32_t (*req_payload)(const struct mem_req *r);   /* bytes of request payload on the wire */
+    uint32_t (*rep_payload)(const struct mem_reply *r); /* bytes of reply payload on the wire */
+    uint8_t side;                                       /* enum mem_kind_side: who handles the request */
+    uint8_t has_reply;                                  /* 1 = the handler answers */
+};
+
+extern const struct mem_kind mem_kind_table[MEM_KIND_COUNT];
+
+static inline const struct mem_kind *mem_kind_of(uint32_t op)
+{
+    return op < MEM_KIND_COUNT ? &mem_kind_table[op] : (const struct mem_kind *)0;
+}
+static inline const char *mem_space_name(uint32_t sp)
+{
+    static const char *const n[MEM_SPACE_COUNT] = {"global", "local", "const", "inst", "other"};
+    return sp < MEM_SPACE_COUNT ? n[sp] : "?";
+}
 
 _Static_assert(sizeof(struct mem_req) <= 224, "mem_req must fit an engine message payload");
 _Static_assert(sizeof(struct mem_reply) <= 224, "mem_reply must fit an engine message payload");
+_Static_assert(sizeof(struct mem_req) == 200, "mem_req: header 32 + body 40 + data 128 (NOTE(memreq-layout))");
 
 static inline uint64_t mem_line_of(uint64_t addr) { return addr & ~(uint64_t)(MEM_LINE_BYTES - 1); }
 static inline uint32_t mem_line_off(uint64_t addr) { return (uint32_t)(addr & (MEM_LINE_BYTES - 1)); }

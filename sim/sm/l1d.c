@@ -72,16 +72,21 @@ void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
     l->alloc = cfg->alloc;
     l->set_index = cfg->set_index;
     l->enabled = cfg->enable;
-    struct ta_opts to = {.repl = ta_repl_of(cfg->repl),
-                         .vt_entries = (uint32_t)cfg->victim_tags,
-                         .vt_assoc = (uint32_t)cfg->victim_tags_assoc};
-    ta_init_opts(&l->tags, l->n_sets, (uint32_t)cfg->assoc, l->line, l1d_set_fn, l, &to);
+    l->ta_o = (struct ta_opts){.repl = ta_repl_of(cfg->repl),
+                               .vt_entries = (uint32_t)cfg->victim_tags,
+                               .vt_assoc = (uint32_t)cfg->victim_tags_assoc};
+    ta_init_opts(&l->tags, l->n_sets, (uint32_t)cfg->assoc, l->line, l1d_set_fn, l, &l->ta_o);
     l->cache_stats = cfg->repl != TA_REPL_LRU || cfg->victim_tags != 0;
     l->data = xcalloc(ta_n_lines(&l->tags), l->line);
     mshr_init(&l->mshr, (uint32_t)cfg->mshr, (uint32_t)cfg->mshr_merge, sizeof(struct l1d_pend));
     l->mshr_line = xcalloc(cfg->mshr, sizeof *l->mshr_line);
     l->mshr_stale = xcalloc(cfg->mshr, sizeof *l->mshr_stale);
     l->mshr_t = xcalloc(cfg->mshr, sizeof *l->mshr_t);
+    l->mshr_warp = xcalloc(cfg->mshr, sizeof *l->mshr_warp);
+    l->mshr_cta = xcalloc(cfg->mshr, sizeof *l->mshr_cta);
+    l->cur_warp = MEM_WARP_NONE;
+    l->cur_cta = MEM_CTA_NONE;
+    l->cur_space = MEM_SPACE_LOCAL;
     reqq_init(&l->mq, (uint32_t)cfg->miss_queue);
     l->rx_r.cap = (uint32_t)cfg->resp_fifo;
     l->rx = xcalloc(l->rx_r.cap, sizeof *l->rx);
@@ -104,11 +109,47 @@ void l1d_fini(struct l1d *l)
     free(l->mshr_line);
     free(l->mshr_stale);
     free(l->mshr_t);
+    free(l->mshr_warp);
+    free(l->mshr_cta);
     reqq_fini(&l->mq);
     free(l->rx);
     free(l->hq);
     free(l->fq);
     memset(l, 0, sizeof *l);
+}
+
+/* ------------------------------------------------------------- event hook */
+
+/* Per-line metadata when the hook is on: the inserting warp. */
+static inline void set_inserter(struct l1d *l, uint32_t li, uint16_t warp)
+{
+    if (l->ev_fn)
+        memcpy(ta_meta(&l->tags, li), &warp, sizeof warp);
+}
+
+static void on_evict(void *ctx, const struct ta_evict *ev)
+{
+    struct l1d *l = ctx;
+    uint16_t w = MEM_WARP_NONE;
+    if (ev->meta)
+        memcpy(&w, ev->meta, sizeof w);
+    l->ev_fn(l->ev_ctx, w, L1D_EV_EVICT, ev->line_addr);
+}
+
+void l1d_set_event_hook(struct l1d *l, l1d_event_fn fn, void *ctx)
+{
+    SIM_ASSERT(l1d_idle(l), "l1d[%d]: event hook set with accesses outstanding", l->sm_id);
+    struct ta_opts o = l->ta_o;
+    if (fn) {
+        o.meta_bytes = sizeof(uint16_t);
+        o.evict_fn = on_evict;
+        o.evict_ctx = l;
+    }
+    uint32_t assoc = l->tags.assoc;
+    ta_fini(&l->tags);
+    ta_init_opts(&l->tags, l->n_sets, assoc, l->line, l1d_set_fn, l, &o);
+    l->ev_fn = fn;
+    l->ev_ctx = ctx;
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -123,6 +164,10 @@ static struct mem_req *mq_push(struct l1d *l, uint8_t op, uint64_t addr, uint32_
     r->src = (uint16_t)l->sm_id;
     r->op = op;
     r->size = size;
+    r->warp = l->cur_warp;
+    r->cta = l->cur_cta;
+    r->space = op == MEM_OP_WRITEBACK ? MEM_SPACE_LOCAL : l->cur_space;
+    r->t_create = cycle;
     return r;
 }
 
@@ -177,11 +222,14 @@ static uint32_t open_miss(struct l1d *l, uint64_t line, int32_t victim, uint64_t
     l->mshr_line[e] = l->alloc == L1D_ALLOC_ON_MISS ? victim : -1;
     l->mshr_stale[e] = 0;
     l->mshr_t[e] = cycle;
+    l->mshr_warp[e] = l->cur_warp;
+    l->mshr_cta[e] = l->cur_cta;
     mq_push(l, MEM_OP_READ, line, L1D_ID_FILL | (uint32_t)e, (uint8_t)l->line, cycle);
     if (l->alloc == L1D_ALLOC_ON_MISS) { /* the dirty victim's write-back goes right behind the read */
         if (ta_state_of(&l->tags, (uint32_t)victim) == TA_MODIFIED)
             writeback_line(l, (uint32_t)victim, cycle);
         ta_install(&l->tags, (uint32_t)victim, line, TA_RESERVED);
+        set_inserter(l, (uint32_t)victim, l->cur_warp);
     }
     return (uint32_t)e;
 }
@@ -366,14 +414,27 @@ enum l1d_result l1d_access(struct l1d *l, const struct l1d_acc *a, uint64_t cycl
                (unsigned long long)t->line_addr);
     SIM_ASSERT(a->token < L1D_ID_FILL, "l1d[%d]: token 0x%x uses the fill bit", l->sm_id, a->token);
     enum l1d_result r;
+    l->cur_warp = a->warp;
+    l->cur_cta = a->cta;
+    l->cur_space = a->is_local ? MEM_SPACE_LOCAL : MEM_SPACE_GLOBAL;
     switch (t->op) {
     case COAL_LOAD: r = access_load(l, a, cycle, cause); break;
     case COAL_STORE: r = access_store(l, a, cycle, cause); break;
     case COAL_ATOMIC: r = access_atomic(l, a, cycle, cause); break;
     default: sim_panic("l1d[%d]: bad op %u", l->sm_id, t->op);
     }
-    if (r != L1D_FAIL)
+    l->cur_warp = MEM_WARP_NONE;
+    l->cur_cta = MEM_CTA_NONE;
+    if (r != L1D_FAIL) {
         l->last_acc = cycle + 1;
+        if (UNLIKELY(l->ev_fn != NULL)) {
+            static const uint8_t load_ev[4] = {L1D_EV_HIT, L1D_EV_MISS, L1D_EV_MERGE, L1D_EV_OTHER};
+            enum l1d_event ev = t->op == COAL_LOAD    ? (enum l1d_event)load_ev[r]
+                                : t->op == COAL_STORE ? L1D_EV_STORE
+                                                      : L1D_EV_OTHER;
+            l->ev_fn(l->ev_ctx, a->warp, ev, t->line_addr);
+        }
+    }
     return r;
 }
 
@@ -468,9 +529,14 @@ static bool process_reply(struct l1d *l, const struct mem_reply *rep, uint64_t c
             if (ta_state_of(&l->tags, (uint32_t)v) == TA_MODIFIED) {
                 if (reqq_full(&l->mq))
                     return false;
+                l->cur_warp = l->mshr_warp[e]; /* the write-back is the filling miss's doing */
+                l->cur_cta = l->mshr_cta[e];
                 writeback_line(l, (uint32_t)v, cycle);
+                l->cur_warp = MEM_WARP_NONE;
+                l->cur_cta = MEM_CTA_NONE;
             }
             ta_install(&l->tags, (uint32_t)v, line, TA_VALID);
+            set_inserter(l, (uint32_t)v, l->mshr_warp[e]);
             memcpy(line_data(l, (uint32_t)v), rep->data, l->line);
         }
         for (uint32_t k = 0; k < n; k++) {

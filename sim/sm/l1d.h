@@ -127,7 +127,9 @@ struct l1d_acc {
     struct coal_txn txn;          /* the coalescer's transaction (line, lanes, byte mask, segment, op, bypass) */
     uint32_t token;               /* caller's tag (< L1D_ID_FILL), returned in the completion */
     uint8_t is_local;             /* 1 = local memory (write-back policy), 0 = global */
-    uint8_t pad_[3];
+    uint8_t pad_;
+    uint16_t warp;                /* requesting warp slot (requester identity; MEM_WARP_NONE = none) */
+    uint32_t cta;                 /* its linear CTA id (MEM_CTA_NONE = unknown) */
     struct mem_atom atom;         /* COAL_ATOMIC only: operation and lane offsets */
     uint8_t data[MEM_LINE_BYTES]; /* store: bytes at line offsets under txn.bytes; atomic: packed operands */
 };
@@ -165,6 +167,24 @@ struct l1d_done {
     uint8_t pad_;
     uint8_t data[MEM_LINE_BYTES]; /* load: the line's bytes at line offsets; atomic: old values (memreq.h) */
 };
+
+/* Per-warp access outcomes for the SM's warp scheduler (docs/l1.md "Per-warp
+ * events"): one event per accepted transaction, plus one per line that
+ * leaves the cache, naming the warp that inserted it. */
+enum l1d_event {
+    L1D_EV_HIT,   /* load served from the L1 */
+    L1D_EV_MISS,  /* load that opened an MSHR entry (allocating miss) */
+    L1D_EV_MERGE, /* load merged into an open MSHR entry */
+    L1D_EV_STORE, /* store transaction (hit or miss; local hits included) */
+    L1D_EV_OTHER, /* bypassing load or atomic sent to L2 */
+    L1D_EV_EVICT, /* a VALID/MODIFIED line left (replacement, invalidation, flush); warp = its inserter */
+    L1D_EV_COUNT
+};
+
+/* The hook: warp is the accessing warp (the inserting warp for EVICT,
+ * MEM_WARP_NONE when unknown); line_addr the line. Runs inside l1d_access /
+ * l1d_tick / the invalidations; it must not call back into the cache. */
+typedef void (*l1d_event_fn)(void *ctx, uint32_t warp, enum l1d_event ev, uint64_t line_addr);
 
 /* ------------------------------------------------------------- state */
 
@@ -229,6 +249,8 @@ struct l1d {
     int32_t *mshr_line;     /* [mshr entries] RESERVED line (on_miss) or -1 */
     uint8_t *mshr_stale;    /* [mshr entries] 1 = a store/atomic hit the outstanding line */
     uint64_t *mshr_t;       /* [mshr entries] cycle of the miss */
+    uint16_t *mshr_warp;    /* [mshr entries] warp of the miss (its fill's inserting warp) */
+    uint32_t *mshr_cta;     /* [mshr entries] CTA of the miss */
 
     /* queues */
     struct reqq mq;         /* miss queue toward L2 */
@@ -238,6 +260,16 @@ struct l1d {
     struct idx_ring hq_r;
     struct l1d_dq *fq;      /* completions of processed replies */
     struct idx_ring fq_r;
+
+    /* requester identity of the access in progress (stamped on the requests it queues) */
+    uint16_t cur_warp;      /* warp slot, MEM_WARP_NONE outside an access */
+    uint8_t cur_space;      /* enum mem_space */
+    uint32_t cur_cta;       /* linear CTA id */
+
+    /* per-warp event hook (l1d_set_event_hook), NULL = off */
+    l1d_event_fn ev_fn;
+    void *ev_ctx;
+    struct ta_opts ta_o;    /* the tag array's options (re-init with metadata when the hook is set) */
 
     /* timing */
     uint64_t last_acc;      /* cycle + 1 of the last access (0 = none) */
@@ -250,6 +282,11 @@ struct l1d {
 
 void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id);
 void l1d_fini(struct l1d *l);
+/* Attach the per-warp event hook (setup only: the cache must be empty). It
+ * rebuilds the tag array with 2 bytes of per-line metadata (the inserting
+ * warp, docs/cache.md) and an eviction hook; without it the tag array stays
+ * the plain fast path and no event is produced. fn NULL = off. */
+void l1d_set_event_hook(struct l1d *l, l1d_event_fn fn, void *ctx);
 
 /* Present one transaction at core cycle `cycle`. On L1D_FAIL, *cause (if
  * non-NULL) says why and nothing changed. */

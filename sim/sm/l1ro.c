@@ -24,6 +24,8 @@ void l1ro_init(struct l1ro *c, const struct l1ro_cfg *cfg, const char *name, int
     c->line = (uint32_t)cfg->line;
     c->n_sets = (uint32_t)(cfg->size / (cfg->assoc * cfg->line));
     c->hit_lat = (uint32_t)cfg->hit_latency;
+    c->token_is_warp = strcmp(name, "l1i") == 0;
+    c->space = c->token_is_warp ? MEM_SPACE_INST : MEM_SPACE_CONST;
     struct ta_opts to = {.repl = ta_repl_of(cfg->repl),
                          .vt_entries = (uint32_t)cfg->victim_tags,
                          .vt_assoc = (uint32_t)cfg->victim_tags_assoc};
@@ -62,6 +64,13 @@ static enum l1ro_result rfail(struct l1ro *c, enum l1ro_rf_cause k, enum l1ro_rf
 
 enum l1ro_result l1ro_access(struct l1ro *c, uint64_t addr, uint32_t token, uint64_t cycle,
                              enum l1ro_rf_cause *cause)
+{
+    uint16_t warp = c->token_is_warp && token < MEM_WARP_NONE ? (uint16_t)token : MEM_WARP_NONE;
+    return l1ro_access_id(c, addr, token, warp, MEM_CTA_NONE, cycle, cause);
+}
+
+enum l1ro_result l1ro_access_id(struct l1ro *c, uint64_t addr, uint32_t token, uint16_t warp, uint32_t cta,
+                                uint64_t cycle, enum l1ro_rf_cause *cause)
 {
     if (c->last_acc == cycle + 1)
         return rfail(c, L1RO_RF_PORT, cause);
@@ -111,6 +120,10 @@ enum l1ro_result l1ro_access(struct l1ro *c, uint64_t addr, uint32_t token, uint
     r->src = (uint16_t)c->sm_id;
     r->op = MEM_OP_READ;
     r->size = (uint8_t)c->line;
+    r->warp = warp;
+    r->cta = cta;
+    r->space = c->space;
+    r->t_create = cycle;
     c->st.accesses++;
     c->st.misses++;
     c->last_acc = cycle + 1;

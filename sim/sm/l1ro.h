@@ -135,6 +135,8 @@ struct l1ro {
     uint32_t line;          /* bytes per line */
     uint32_t hit_lat;       /* core cycles */
     bool cache_stats;       /* repl or victim tags not default: register the tag array's statistics */
+    bool token_is_warp;     /* "l1i": callers pass the warp slot as the token (fetch.c); requests carry it */
+    uint8_t space;          /* enum mem_space of its requests: MEM_SPACE_INST for "l1i", else MEM_SPACE_CONST */
     struct tagarray tags;   /* tags, replacement state, states (never RESERVED: allocate on fill) */
     uint8_t *data;          /* [n_lines * line] bytes */
     struct mshr mshr;       /* outstanding misses; slots are struct l1ro_pend */
@@ -153,9 +155,15 @@ struct l1ro {
 void l1ro_init(struct l1ro *c, const struct l1ro_cfg *cfg, const char *name, int sm_id);
 void l1ro_fini(struct l1ro *c);
 
-/* Access the line holding byte address `addr` at `cycle`. */
+/* Access the line holding byte address `addr` at `cycle`. For "l1i" the
+ * token is the warp slot and the miss request carries it as its warp; for
+ * other caches the request's warp is MEM_WARP_NONE (use l1ro_access_id). */
 enum l1ro_result l1ro_access(struct l1ro *c, uint64_t addr, uint32_t token, uint64_t cycle,
                              enum l1ro_rf_cause *cause);
+/* As l1ro_access, naming the requesting warp and CTA: a miss request
+ * carries them (requester identity, docs/messages.md). */
+enum l1ro_result l1ro_access_id(struct l1ro *c, uint64_t addr, uint32_t token, uint16_t warp, uint32_t cta,
+                                uint64_t cycle, enum l1ro_rf_cause *cause);
 const struct mem_req *l1ro_peek_req(const struct l1ro *c, uint64_t cycle);
 bool l1ro_pop_req(struct l1ro *c, struct mem_req *out, uint64_t cycle);
 bool l1ro_push_reply(struct l1ro *c, const struct mem_reply *rep, uint64_t cycle);

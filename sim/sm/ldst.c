@@ -82,6 +82,8 @@ void ldst_init(struct ldst *u, const struct ldst_params *p, const struct ldst_ho
     smem_banks_init(&u->smem, &p->smem);
     l1d_init(&u->l1d, &p->l1d, sm_id);
     l1ro_init(&u->l1c, &p->l1c, "l1c", sm_id);
+    if (h->on_l1)
+        l1d_set_event_hook(&u->l1d, h->on_l1, h->ctx);
     u->l1c_line = (uint32_t)p->l1c.line;
     u->l1c_hit = (uint32_t)p->l1c.hit_latency;
     u->st_slot = -1;
@@ -424,6 +426,8 @@ static void build_acc(struct ldst *u, const struct ldst_slot *s, uint32_t si)
     a->txn = u->st_txn[k];
     a->token = si * LDST_MAX_SUB + k;
     a->is_local = op->space == MEMOP_LOCAL;
+    a->warp = (uint16_t)op->warp;
+    a->cta = op->cta;
     uint64_t line = s->sub_line[k];
     if (op->kind == MEMOP_STORE) {
         for (uint32_t m = s->sub_lanes[k]; m; m &= m - 1) { /* lane order: a higher lane's byte wins */
@@ -468,7 +472,8 @@ static bool stage_issue(struct ldst *u, uint64_t cycle)
         }
     } else {
         uint32_t k = u->st_next;
-        ok = l1ro_access(&u->l1c, s->sub_line[k], si * LDST_MAX_SUB + k, cycle, NULL) != L1RO_FAIL;
+        ok = l1ro_access_id(&u->l1c, s->sub_line[k], si * LDST_MAX_SUB + k, (uint16_t)s->op.warp, s->op.cta, cycle,
+                            NULL) != L1RO_FAIL;
         if (ok)
             u->st.const_accesses++;
     }

@@ -94,6 +94,10 @@ struct ldst_hooks {
     /* Read `bytes` bytes at `offset` of the kernel parameter buffer. */
     void (*param_rd)(void *ctx, uint32_t warp, uint64_t offset, unsigned bytes, uint8_t *buf);
     memop_done_fn done; /* completion of every memop */
+    /* Optional (NULL = off): per-warp L1D access outcomes and evictions
+     * (enum l1d_event; docs/l1.md "Per-warp events"), for the SM's warp
+     * scheduler. Setting it gives the L1D's tag array per-line metadata. */
+    l1d_event_fn on_l1;
 };
 
 struct ldst_stats {

@@ -54,6 +54,7 @@ struct memop {
     uint8_t order;       /* MO_ORD_* of sim/ptx/memorder.h for global accesses and fences, else 0 */
     uint32_t active;     /* lanes that access memory (active and guard true) */
     uint16_t dst[MEMOP_MAX_DST]; /* scoreboard ids (sim/sm/scoreboard.h) to release at completion */
+    uint32_t cta;        /* linear CTA id of the warp (requester identity; the SM fills it at issue) */
     uint64_t addr[MEMOP_LANES];  /* per lane: device address (global/const) or window offset */
     uint8_t data[MEMOP_LANES][MEMOP_LANE_BYTES]; /* per lane: store data, or atomic operand b then c */
 };

@@ -144,6 +144,13 @@ void wsched_notify(struct wsched *s, uint32_t w, enum wsched_event ev)
         s->pol->on_event(s, u, w, ev);
 }
 
+void wsched_on_l1(struct wsched *s, uint32_t w, uint32_t ev, uint64_t line_addr)
+{
+    if (!s->pol->on_l1 || w >= s->max_warps)
+        return;
+    s->pol->on_l1(s, &s->units[w % s->n_sched], w, ev, line_addr);
+}
+
 enum wsched_why wsched_probe(struct wsched *s, uint32_t w)
 {
     if (s->why_turn[w] != s->turn) {

@@ -156,6 +156,14 @@ struct wsched_policy {
     void (*on_exit)(struct wsched *s, struct wsched_unit *u, uint32_t w);
     /* An SM event about warp w (enum wsched_event). May be NULL. */
     void (*on_event)(struct wsched *s, struct wsched_unit *u, uint32_t w, enum wsched_event ev);
+    /* Optional (NULL for lrr, gto, two_level): an L1D access outcome of warp
+     * w, or the eviction of a line w inserted. ev is an enum l1d_event
+     * (sim/sm/l1d.h: hit, miss, merge, store, other, evict); line_addr the
+     * line. u is w's scheduler. When set, the SM turns on the L1D's per-warp
+     * events (its tag array then keeps the inserting warp per line);
+     * docs/sched.md "L1 events". The warp may not be resident (an eviction
+     * of a line inserted by a warp that has exited). */
+    void (*on_l1)(struct wsched *s, struct wsched_unit *u, uint32_t w, uint32_t ev, uint64_t line_addr);
 };
 
 extern const struct wsched_policy wsched_policy_lrr;
@@ -207,6 +215,11 @@ void wsched_warp_launch(struct wsched *s, uint32_t w, uint64_t cta_seq);
 void wsched_warp_exit(struct wsched *s, uint32_t w);
 /* SM event about warp w (WSCHED_EV_LONG_DONE). */
 void wsched_notify(struct wsched *s, uint32_t w, enum wsched_event ev);
+/* The policy wants L1D events (its on_l1 is set). */
+static inline bool wsched_wants_l1(const struct wsched *s) { return s->pol->on_l1 != NULL; }
+/* Forward an L1D event (enum l1d_event) of warp w to the policy's on_l1;
+ * warps outside the SM's slots (MEM_WARP_NONE) are dropped. */
+void wsched_on_l1(struct wsched *s, uint32_t w, uint32_t ev, uint64_t line_addr);
 
 /* One pipeline cycle `now` (strictly increasing across calls). Issues at most
  * one warp per scheduler through port->issue. Returns now + 1 when something

@@ -210,6 +210,14 @@ static void ldst_done(void *ctx, const struct memop *op, const struct memop_resu
     }
 }
 
+/* The L1D's per-warp events go to the warp scheduler (installed only when
+ * the policy has an on_l1 entry: sched.h, docs/sched.md). */
+static void sm_on_l1(void *ctx, uint32_t warp, enum l1d_event ev, uint64_t line_addr)
+{
+    struct sm *s = ctx;
+    wsched_on_l1(&s->sched, warp, (uint32_t)ev, line_addr);
+}
+
 /* Pipes writeback: release the instruction's scoreboard entries. */
 static void pipes_wb(void *ctx, const struct pipe_op *op, cycle_t now)
 {
@@ -326,6 +334,7 @@ static uint32_t port_issue(void *ctx, uint32_t w)
                 s->w_fence[w] = 1;
             }
             mo->seq = s->st.insts;
+            mo->cta = s->cta_lin[slot]; /* requester identity (docs/messages.md) */
             op.tag |= TAG_POOL | (uint64_t)pool << 48;
             s->w_mem[w]++;
             if (fi.fence)
@@ -425,7 +434,7 @@ static void requests(struct sm *s, uint64_t p, uint64_t c)
         const struct mem_req *q = inst ? l1ro_peek_req(&s->l1i, p) : ldst_peek_req(&s->ldst, p);
         if (!q)
             continue;
-        uint32_t nf = icnt_req_flits(s->sh->net, q);
+        uint32_t nf = q->op < MEM_OP_COUNT ? icnt_req_flits(s->sh->net, q) : icnt_kind_req_flits(s->sh->net, q);
         if (!icnt_tx_can_push(&s->tx, nf)) {
             s->st.req_stall++;
             return;
@@ -436,6 +445,8 @@ static void requests(struct sm *s, uint64_t p, uint64_t c)
         if (inst) {
             SIM_ASSERT(!(r.id & (SM_ID_INST | L1D_ID_FILL)), "sm[%u]: l1i id 0x%x", s->id, r.id);
             r.id |= SM_ID_INST;
+            if (r.warp != MEM_WARP_NONE && s->k) /* the l1i knows the warp, the SM its CTA */
+                r.cta = s->cta_lin[r.warp / wpc(s)];
         }
         r.src = (uint16_t)s->id;
         icnt_tx_push(&s->tx, dst_ep(s, r.addr), nf, &r, c);
@@ -561,7 +572,8 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     scoreboard_init(&s->sb, sh->max_warps);
     opcoll_init(&s->oc, &cv->rf, &cv->oc, NULL, NULL);
     pipes_init(&s->pipes, &cv->pipes, pipes_wb, s);
-    struct ldst_hooks h = {s, smem_rw, local_addr, param_rd, ldst_done};
+    struct ldst_hooks h = {s, smem_rw, local_addr, param_rd, ldst_done,
+                           wsched_wants_l1(&s->sched) ? sm_on_l1 : NULL};
     ldst_init(&s->ldst, &sh->lp, &h, (int)id);
     struct icnt_tx_args ta = {id, sh->topo, sh->net, sizeof(struct mem_req), send_flit, s, sh->cfg->sim.seed};
     icnt_tx_init(&s->tx, &ta);
