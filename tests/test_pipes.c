@@ -7,7 +7,9 @@
  * bank per cycle, by default one per collector unit per cycle), it
  * dispatches the cycle after its last read, and writes back at
  * dispatch + latency. A randomized run is checked against a naive reference
- * model written here; an injected fault shows the comparison catches a
+ * model written here, also with an RF clock of 2 and 3 ticks per cycle
+ * (rf.clock_mult) and register-file policies of fixed 2- and 3-tick
+ * accesses (docs/rf.md); an injected fault shows the comparison catches a
  * wrong bank mapping.
  */
 #include <stdio.h>
@@ -43,7 +45,9 @@ static void on_wb(void *ctx, const struct pipe_op *op, cycle_t now)
     r->n_wb++;
 }
 
-static void rig_init(struct rig *r, const struct rf_cfg *rf, const struct oc_cfg *oc, const struct pipes_cfg *pc)
+/* pol: register-file policy table, NULL = the configured one (sram). */
+static void rig_init_pol(struct rig *r, const struct rf_cfg *rf, const struct oc_cfg *oc, const struct pipes_cfg *pc,
+                         const struct rf_policy_ops *pol)
 {
     memset(r, 0, sizeof *r);
     if (rf)
@@ -58,10 +62,15 @@ static void rig_init(struct rig *r, const struct rf_cfg *rf, const struct oc_cfg
         r->pc = *pc;
     else
         pipes_cfg_defaults(&r->pc);
-    opcoll_init(&r->oc, &r->rf, &r->oc_cfg, NULL, NULL);
+    opcoll_init(&r->oc, &r->rf, &r->oc_cfg, pol, NULL);
     pipes_init(&r->p, &r->pc, on_wb, r);
     for (int i = 0; i < MAX_OPS; i++)
         r->wb[i] = CYCLE_NEVER;
+}
+
+static void rig_init(struct rig *r, const struct rf_cfg *rf, const struct oc_cfg *oc, const struct pipes_cfg *pc)
+{
+    rig_init_pol(r, rf, oc, pc, NULL);
 }
 
 static void rig_fini(struct rig *r)
@@ -115,9 +124,9 @@ static void t_single_add(void)
     TAP_EQ_U64(r.wb[0], CYCLE_NEVER, "not written back before cycle 6");
     run(&r, 6, 6);
     TAP_EQ_U64(r.wb[0], 6, "one-source fp32 add: writeback at 0 + 1 + 1 + 4 = 6");
-    TAP_EQ_U64(r.oc.reads, 1, "one register read");
-    TAP_EQ_U64(r.oc.writes, 1, "one register write");
-    TAP_EQ_U64(r.oc.writes_by_bank.bins[3], 1, "write went to bank (3 + 0) mod 16 = 3");
+    TAP_EQ_U64(r.oc.rf.st.reads, 1, "one register read");
+    TAP_EQ_U64(r.oc.rf.st.writes, 1, "one register write");
+    TAP_EQ_U64(r.oc.rf.st.writes_by_bank.bins[3], 1, "write went to bank (3 + 0) mod 16 = 3");
     rig_fini(&r);
 
     /* add.f32 r3, r1, r2 with the GPGPU-Sim allocator (one read per unit per
@@ -269,7 +278,7 @@ static void t_fp64_ii(void)
            (unsigned long long)r.wb[1]);
     TAP_OK(r.wb[2] == 19 && r.wb[3] == 19, "fp64 C, D wait for II 8: 11 + 8 = 19 (got %llu %llu)",
            (unsigned long long)r.wb[2], (unsigned long long)r.wb[3]);
-    TAP_EQ_U64(r.oc.writes, 8, "4 results x 2 registers written");
+    TAP_EQ_U64(r.oc.rf.st.writes, 8, "4 results x 2 registers written");
     rig_fini(&r);
 }
 
@@ -564,12 +573,15 @@ struct ref {
     int n_ops;
     struct rreq *req;
     int n_req;
-    cycle_t bank_busy[RF_MAX_BANKS];
+    cycle_t bank_busy[RF_MAX_BANKS]; /* RF ticks */
     cycle_t pipe_next[PIPES_MAX_UNITS];
     int in_now[3];
-    int acc;
+    int acc[RF_MAX_CLOCK_MULT];  /* accesses started per tick of the cycle */
+    uint32_t rk, wk;             /* RF ticks per read / write (0 = 1) */
     uint64_t seq, dseq;
 };
+
+static uint32_t ref_mult(const struct ref *m) { return m->rf.clock_mult ? (uint32_t)m->rf.clock_mult : 1; }
 
 static int rbank(const struct ref *m, int warp, int reg)
 {
@@ -593,24 +605,33 @@ static int ref_choose(const struct ref *m, int cls)
     return -1;
 }
 
+/* Writes of cycle t: all banks at the first tick of t where every one is
+ * free (docs/rf.md), tried tick by tick. */
 static bool ref_write(struct ref *m, const struct pipe_op *op, cycle_t t)
 {
-    int seen[RF_MAX_BANKS] = {0}, distinct = 0;
-    for (int i = 0; i < op->n_dst; i++) {
-        int b = rbank(m, (int)op->warp, op->dst[i]);
-        if (m->bank_busy[b] > t)
+    uint32_t mult = ref_mult(m), wk = m->wk ? m->wk : 1;
+    for (uint32_t s = 0; s < mult; s++) {
+        cycle_t tick = t * mult + s;
+        int seen[RF_MAX_BANKS] = {0}, distinct = 0, ok = 1;
+        for (int i = 0; i < op->n_dst; i++) {
+            int b = rbank(m, (int)op->warp, op->dst[i]);
+            if (m->bank_busy[b] > tick)
+                ok = 0;
+            if (!seen[b]++)
+                distinct++;
+        }
+        if (!ok)
+            continue;
+        if (m->acc[s] + distinct > (int)m->rf.max_bank_accesses_per_cycle)
             return false;
-        if (!seen[b]++)
-            distinct++;
+        for (int i = 0; i < op->n_dst; i++) {
+            int b = rbank(m, (int)op->warp, op->dst[i]);
+            m->bank_busy[b] = (m->bank_busy[b] > tick ? m->bank_busy[b] : tick) + wk;
+        }
+        m->acc[s] += distinct;
+        return true;
     }
-    if (m->acc + distinct > (int)m->rf.max_bank_accesses_per_cycle)
-        return false;
-    for (int i = 0; i < op->n_dst; i++) {
-        int b = rbank(m, (int)op->warp, op->dst[i]);
-        m->bank_busy[b] = (m->bank_busy[b] > t ? m->bank_busy[b] : t) + 1;
-    }
-    m->acc += distinct;
-    return true;
+    return false;
 }
 
 static int ref_inflight(const struct ref *m, int pipe)
@@ -623,7 +644,7 @@ static int ref_inflight(const struct ref *m, int pipe)
 
 static void ref_cycle(struct ref *m, cycle_t t)
 {
-    m->acc = 0;
+    memset(m->acc, 0, sizeof m->acc);
     m->in_now[0] = m->in_now[1] = m->in_now[2] = 0;
     /* writeback: oldest (done, dseq) first */
     int nw = 0;
@@ -679,28 +700,34 @@ static void ref_cycle(struct ref *m, cycle_t t)
             m->pipe_next[pipe] = t + ci->ii;
         }
     }
-    /* reads */
+    /* reads, once per RF tick; a value read at tick T is usable at cycle
+     * ceil((T + rk) / mult) */
+    uint32_t mult = ref_mult(m), rk = m->rk ? m->rk : 1;
     int grants[MAX_OPS];
-    memset(grants, 0, sizeof(int) * (size_t)m->n_ops);
-    for (int i = 0; i < (int)m->rf.n_banks; i++) {
-        int b = (int)((t + (cycle_t)i) % m->rf.n_banks);
-        int front = -1;
-        for (int q = 0; q < m->n_req && front < 0; q++)
-            if (!m->req[q].granted && m->req[q].bank == b)
-                front = q;
-        if (front < 0)
-            continue;
-        struct rop *o = &m->ops[m->req[front].op];
-        if (m->bank_busy[b] > t || m->acc >= (int)m->rf.max_bank_accesses_per_cycle || o->issue >= t ||
-            (m->rf.reads_per_unit && grants[m->req[front].op] >= (int)m->rf.reads_per_unit))
-            continue;
-        m->req[front].granted = true;
-        grants[m->req[front].op]++;
-        m->bank_busy[b] = t + 1;
-        m->acc++;
-        o->npend--;
-        if (o->ready_at < t + 1)
-            o->ready_at = t + 1;
+    for (uint32_t s = 0; s < mult; s++) {
+        cycle_t tick = t * mult + s;
+        memset(grants, 0, sizeof(int) * (size_t)m->n_ops);
+        for (int i = 0; i < (int)m->rf.n_banks; i++) {
+            int b = (int)((tick + (cycle_t)i) % m->rf.n_banks);
+            int front = -1;
+            for (int q = 0; q < m->n_req && front < 0; q++)
+                if (!m->req[q].granted && m->req[q].bank == b)
+                    front = q;
+            if (front < 0)
+                continue;
+            struct rop *o = &m->ops[m->req[front].op];
+            if (m->bank_busy[b] > tick || m->acc[s] >= (int)m->rf.max_bank_accesses_per_cycle || o->issue >= t ||
+                (m->rf.reads_per_unit && grants[m->req[front].op] >= (int)m->rf.reads_per_unit))
+                continue;
+            m->req[front].granted = true;
+            grants[m->req[front].op]++;
+            m->bank_busy[b] = tick + rk;
+            m->acc[s]++;
+            o->npend--;
+            cycle_t ready = (tick + rk + mult - 1) / mult;
+            if (o->ready_at < ready)
+                o->ready_at = ready;
+        }
     }
 }
 
@@ -818,22 +845,39 @@ static void t_random_vs_ref(void)
 {
     static struct pipe_op ops[N_RAND];
     static cycle_t iu[N_RAND], ir[N_RAND], wr[N_RAND];
+    /* Register-file policies given only by fixed access times (no hooks):
+     * the reference needs nothing but the two numbers. */
+    static const struct rf_policy_ops fixed_2_2 = {.name = "fixed_2_2", .read_ticks = 2, .write_ticks = 2};
+    static const struct rf_policy_ops fixed_3_2 = {.name = "fixed_3_2", .read_ticks = 3, .write_ticks = 2};
     static const struct {
-        uint64_t reads_per_unit, max_acc;
+        uint64_t reads_per_unit, max_acc, mult;
+        const struct rf_policy_ops *pol;
         const char *name;
-    } variants[] = {{1, 16, "defaults"}, {0, 16, "reads_per_unit 0"}, {1, 4, "max_bank_accesses 4"}, {2, 3, "2 / 3"}};
+    } variants[] = {{1, 16, 1, NULL, "defaults"},
+                    {0, 16, 1, NULL, "reads_per_unit 0"},
+                    {1, 4, 1, NULL, "max_bank_accesses 4"},
+                    {2, 3, 1, NULL, "2 / 3"},
+                    {1, 16, 2, NULL, "rf.clock_mult 2"},
+                    {1, 16, 1, &fixed_2_2, "2-tick accesses"},
+                    {1, 4, 2, &fixed_3_2, "rf.clock_mult 2, read 3 / write 2 ticks, max_bank_accesses 4"},
+                    {0, 16, 3, &fixed_2_2, "rf.clock_mult 3, 2-tick accesses, reads_per_unit 0"}};
     for (size_t v = 0; v < ARRAY_LEN(variants); v++) {
         struct rf_cfg rf;
         rf_cfg_defaults(&rf);
         rf.reads_per_unit = variants[v].reads_per_unit;
         rf.max_bank_accesses_per_cycle = variants[v].max_acc;
+        rf.clock_mult = variants[v].mult;
         gen_ops(ops, N_RAND, 0x9e3779b97f4a7c15ull + v);
         struct rig *r = malloc(sizeof *r);
-        rig_init(r, &rf, NULL, NULL);
+        rig_init_pol(r, &rf, NULL, NULL, variants[v].pol);
         run_unit(r, ops, N_RAND, iu);
         struct ref m;
         memset(&m, 0, sizeof m);
         m.rf = rf;
+        if (variants[v].pol) {
+            m.rk = variants[v].pol->read_ticks;
+            m.wk = variants[v].pol->write_ticks;
+        }
         oc_cfg_defaults(&m.oc);
         pipes_cfg_defaults(&m.pc);
         run_ref(&m, ops, N_RAND, ir, wr);
@@ -881,12 +925,12 @@ static void t_determinism(void)
            "two runs give identical issue and writeback cycles (end %llu)", (unsigned long long)ea);
     opcoll_stats_sync(&a->oc, ea);
     opcoll_stats_sync(&b->oc, eb);
-    TAP_OK(a->oc.reads == b->oc.reads && a->oc.conflict_cycles == b->oc.conflict_cycles &&
+    TAP_OK(a->oc.rf.st.reads == b->oc.rf.st.reads && a->oc.conflict_cycles == b->oc.conflict_cycles &&
                memcmp(a->oc.busy_unit_cycles, b->oc.busy_unit_cycles, sizeof a->oc.busy_unit_cycles) == 0 &&
                memcmp(&a->p.st, &b->p.st, sizeof a->p.st) == 0,
            "identical statistics");
     uint64_t v = 0;
-    TAP_OK(stats_get_u64(st, "sm.rf.reads", &v) && v == a->oc.reads && v > 0, "sm.rf.reads registered (%llu)",
+    TAP_OK(stats_get_u64(st, "sm.rf.reads", &v) && v == a->oc.rf.st.reads && v > 0, "sm.rf.reads registered (%llu)",
            (unsigned long long)v);
     TAP_OK(stats_get_u64(st, "sm.pipes.wb", &v) && v + a->p.st.wb_ldst == N_RAND, "sm.pipes.wb = %d", N_RAND);
     stats_destroy(st);

@@ -139,6 +139,27 @@ bool pipes_op_from_insn(const struct ptx_func *fn, const struct ptx_insn *in, ui
     return !c.overflow;
 }
 
+void pipes_op_remap(struct pipe_op *op, const uint16_t *map, uint32_t n_map)
+{
+    for (uint32_t i = 0; i < op->n_src; i++)
+        if (op->src[i] < n_map)
+            op->src[i] = map[op->src[i]];
+    for (uint32_t i = 0; i < op->n_dst; i++)
+        if (op->dst[i] < n_map)
+            op->dst[i] = map[op->dst[i]];
+}
+
+bool pipes_op_set_regs(struct pipe_op *op, const uint16_t *regs, uint32_t n_src, uint32_t n_dst)
+{
+    if (n_src != op->n_src || n_dst != op->n_dst)
+        return false;
+    for (uint32_t i = 0; i < n_src; i++)
+        op->src[i] = regs[i];
+    for (uint32_t i = 0; i < n_dst; i++)
+        op->dst[i] = regs[n_src + i];
+    return true;
+}
+
 /* ---------------------------------------------------------------- unit */
 
 void pipes_init(struct pipes *p, const struct pipes_cfg *cfg, pipes_wb_fn wb_fn, void *wb_ctx)

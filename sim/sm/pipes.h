@@ -18,8 +18,9 @@
  *    ready for writeback at d + latency.
  *  - Writeback: at most `pipes.wb_width` SP/SFU results per cycle, oldest
  *    ready first ((ready cycle, dispatch order)). A result writes its
- *    destination registers through the register banks of the operand
- *    collector (writes have priority over reads, spec 2.4); when a bank is
+ *    destination registers through the register-file unit of the operand
+ *    collector (oc->rf, rf_write: its policy may absorb the write into a
+ *    write buffer; writes have priority over reads, spec 2.4); when a bank is
  *    taken, the result waits in its pipe slot (it "holds its pipeline result
  *    register") and younger results may pass it. Then up to
  *    `pipes.ldst_wb_width` LD/ST results (pushed by the LD/ST unit through
@@ -187,6 +188,19 @@ const struct pipe_class_info *pipes_class_info(enum pipe_class c);
  * registers. */
 bool pipes_op_from_insn(const struct ptx_func *fn, const struct ptx_insn *in, uint32_t warp, uint64_t tag,
                         struct pipe_op *out);
+/* NOTE(op-regs): the register numbers of a pipe_op are the register
+ * allocator's physical numbers (sim/ptx/regalloc.c: ptx_reg.phys, n_phys
+ * consecutive 32-bit registers); the register file maps them to banks. A
+ * kernel-time renumbering (sim/ptx/kpass.h struct kpass_fn_map) changes only
+ * this timing view and is applied once at pre-decode, after
+ * pipes_op_from_insn, by one of the two functions below. The scoreboard
+ * keeps the allocator's numbers (dependencies do not change).
+ * pipes_op_remap: every source and destination r < n_map becomes map[r]
+ * (a per-function table). pipes_op_set_regs: per-operand numbers, regs[0 ..
+ * n_src) the sources then n_dst destinations, in pipes_op_from_insn order;
+ * false (op unchanged) when the counts differ from the op's. */
+void pipes_op_remap(struct pipe_op *op, const uint16_t *map, uint32_t n_map);
+bool pipes_op_set_regs(struct pipe_op *op, const uint16_t *regs, uint32_t n_src, uint32_t n_dst);
 
 /* ---------------------------------------------------------------- config */
 

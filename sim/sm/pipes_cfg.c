@@ -7,6 +7,8 @@
  * next to `rf` and `pipes`.
  * NOTE(static-latency-table): the spec lists the latency / II table (3.2)
  * but no keys for it, so it is the static table PIPE_CLASS_LIST in pipes.h.
+ * NOTE(rf-policy-list): rf.policy's choices come from RF_POLICY_LIST in
+ * sim/sm/rf.h, so a new policy is one line there plus its file.
  * NOTE(rf-geometry): rf.n_banks x rf.entries_per_bank warp registers of 32
  * lanes must hold sm.n_regs 32-bit registers exactly (16 x 64 x 32 = 32768).
  */
@@ -26,6 +28,7 @@ void rf_cfg_defaults(struct rf_cfg *c)
     c->entries_per_bank = 64;
     c->max_bank_accesses_per_cycle = 16;
     c->reads_per_unit = 1;
+    c->clock_mult = 1;
     c->policy = RF_POLICY_SRAM;
 }
 
@@ -71,7 +74,9 @@ int opcoll_cfg_validate(const struct rf_cfg *rf, const struct oc_cfg *oc, opcoll
     RULE(rf->n_banks >= 1 && rf->n_banks <= RF_MAX_BANKS, "rf.n_banks", "%llu out of range 1..%d",
          (unsigned long long)rf->n_banks, RF_MAX_BANKS);
     RULE(rf->max_bank_accesses_per_cycle >= 1, "rf.max_bank_accesses_per_cycle", "must be >= 1");
-    RULE(rf->policy == RF_POLICY_SRAM, "rf.policy", "unknown policy %d", rf->policy);
+    RULE(rf->clock_mult >= 1 && rf->clock_mult <= RF_MAX_CLOCK_MULT, "rf.clock_mult", "%llu out of range 1..%d",
+         (unsigned long long)rf->clock_mult, RF_MAX_CLOCK_MULT);
+    RULE(rf->policy >= 0 && rf->policy < RF_POLICY_COUNT, "rf.policy", "unknown policy %d", rf->policy);
     static const char *const ukeys[PIPE_N_KINDS] = {"oc.units_sp", "oc.units_sfu", "oc.units_mem"};
     static const char *const ikeys[PIPE_N_KINDS] = {"oc.in_ports_sp", "oc.in_ports_sfu", "oc.in_ports_mem"};
     static const char *const okeys[PIPE_N_KINDS] = {"oc.out_ports_sp", "oc.out_ports_sfu", "oc.out_ports_mem"};
@@ -102,19 +107,30 @@ int pipes_cfg_validate(const struct pipes_cfg *c, pipes_cfg_report_fn report, vo
 }
 #undef RULE
 
-static const char *const rf_policy_choices[] = {"sram", NULL};
+/* One choice per RF_POLICY_LIST line (rf.h), in enum order. */
+static const char *const rf_policy_choices[] = {
+#define RF_X_(e, n, t) n,
+    RF_POLICY_LIST(RF_X_)
+#undef RF_X_
+    NULL};
 
 const struct cfg_key rf_cfg_keys[] = {
     {"n_banks", CFG_UINT, offsetof(struct rf_cfg, n_banks), 1, RF_MAX_BANKS, "16", NULL,
-     "register banks per SM; register r of warp w is in bank (r + w) mod n_banks ([GPGPU-Sim])"},
+     "register banks per SM; the policy maps registers to banks (sram: register r of warp w in bank "
+     "(r + w) mod n_banks, [GPGPU-Sim])"},
     {"entries_per_bank", CFG_UINT, offsetof(struct rf_cfg, entries_per_bank), 1, 65536, "64", NULL,
      "warp registers (32 x 32 bit = 128 B) per bank; n_banks x entries x 32 = sm.n_regs"},
     {"max_bank_accesses_per_cycle", CFG_UINT, offsetof(struct rf_cfg, max_bank_accesses_per_cycle), 1, 1024, "16",
-     NULL, "banks that may start an access (read or write) per pipeline cycle (002: 4; >= n_banks = unlimited)"},
+     NULL, "banks that may start an access (read or write) per RF tick (= pipeline cycle at rf.clock_mult 1; "
+           "002: 4; >= n_banks = unlimited)"},
     {"reads_per_unit", CFG_UINT, offsetof(struct rf_cfg, reads_per_unit), 0, 64, "1", NULL,
-     "operand reads one collector unit may receive per cycle (GPGPU-Sim allocator: 1; 0 = unlimited)"},
+     "operand reads one collector unit may receive per RF tick (GPGPU-Sim allocator: 1; 0 = unlimited)"},
+    {"clock_mult", CFG_UINT, offsetof(struct rf_cfg, clock_mult), 1, RF_MAX_CLOCK_MULT, "1", NULL,
+     "register-file clock in ticks per SM pipeline cycle: bank accesses, the access limit and the collector's "
+     "arbitration run per tick (Mao's racetrack RF: 2)"},
     {"policy", CFG_ENUM, offsetof(struct rf_cfg, policy), 0, 0, "sram", rf_policy_choices,
-     "register-file technology (per-access bank latency): sram = 1 cycle per access"},
+     "register-file technology behind struct rf_policy_ops (docs/rf.md): sram = 1 tick per access, bank "
+     "(r + w) mod n_banks"},
 };
 
 const size_t rf_cfg_n_keys = ARRAY_LEN(rf_cfg_keys);

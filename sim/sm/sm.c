@@ -10,6 +10,7 @@
 #include "partitions/mempart_unit.h"
 #include "sim/icnt_msg.h"
 #include "sim/ptx/ir.h"
+#include "sim/ptx/kpass.h"
 #include "sim/ptx/memorder.h"
 #include "sim/sim_cfg.h"
 
@@ -24,6 +25,29 @@ static inline uint32_t tag_pool(uint64_t t) { return (uint32_t)(t >> 48) & 0xFFu
 static inline uint32_t wpc(const struct sm *s) { return s->k->warps_per_cta; }
 
 /* ---------------------------------------------------------- kernel tables */
+
+/* Kernel-time passes (ptx.passes, docs/passes.md) may renumber physical
+ * registers: the collectors' bank choice and the scoreboard then use the
+ * new numbers. The renumbering is a permutation, so dependencies and
+ * register counts do not change. */
+static void apply_regmap(struct sm_kernel *k, const struct kpass_regmap *rm, uint32_t f, uint32_t pc)
+{
+    if (!rm || f >= rm->n_funcs || !rm->fn[f].ops || pc >= rm->fn[f].n_insns)
+        return;
+    const struct kpass_fn_map *fm = &rm->fn[f];
+    struct pipe_op *po = &k->pop[f][pc];
+    const uint16_t *o = fm->ops + fm->first[pc];
+    SIM_ASSERT(fm->n_src[pc] == po->n_src && fm->n_dst[pc] == po->n_dst, "sm: regmap/pipe_op mismatch at %u:%u", f,
+               pc);
+    for (uint32_t i = 0; i < po->n_src; i++)
+        po->src[i] = o[i];
+    for (uint32_t j = 0; j < po->n_dst; j++)
+        po->dst[j] = o[po->n_src + j];
+    struct sb_regs *sr = &k->sbr[f][pc];
+    for (uint32_t i = 0; i < (uint32_t)sr->n_src + sr->n_dst; i++)
+        if (sr->reg[i] < SB_MAX_GPR)
+            sr->reg[i] = kpass_regmap_phys(rm, f, sr->reg[i]);
+}
 
 bool sm_kernel_build(struct sm_kernel *k, const struct func_launch *fl, char *err, size_t err_len)
 {
@@ -51,6 +75,7 @@ bool sm_kernel_build(struct sm_kernel *k, const struct func_launch *fl, char *er
                          PIPE_MAX_DST);
                 return false;
             }
+            apply_regmap(k, fl->regmap, f, pc);
             enum ptx_op op = (enum ptx_op)in->op;
             uint8_t fl8 = 0;
             if (k->pop[f][pc].cls == PIPE_C_MEM)
@@ -263,6 +288,10 @@ static enum wsched_why port_check(void *ctx, uint32_t w)
         return WSCHED_MEM_ORDER;
     if (scoreboard_check(&s->sb, w, &k->sbr[func][pc], NULL) != SB_CLEAR)
         return WSCHED_SCOREBOARD;
+    /* The register-file policy may hold the warp back (LTRF interval
+     * prefetch, racetrack write buffer full); SRAM never does (docs/rf.md). */
+    if (!rf_can_issue(&s->oc.rf, w, func, pc, &k->pop[func][pc], s->cycle))
+        return WSCHED_PIPE_BUSY;
     if ((fl & SMI_MEM) && s->n_mo_free == 0)
         return WSCHED_PIPE_BUSY;
     if (!opcoll_can_accept(&s->oc, (enum pipe_class)k->pop[func][pc].cls, s->cycle))
@@ -651,6 +680,9 @@ bool sm_kernel_start(struct sm *s, const struct sm_kernel *k, const struct func_
     SIM_ASSERT(func_sm_warps_per_cta(s->fx) == k->warps_per_cta, "sm[%u]: warps per CTA", s->id);
     s->k = k;
     fetch_set_code(&s->fetch, &k->code);
+    struct rf_kernel_info rki = {k->ctas_per_sm * k->warps_per_cta, k->warps_per_cta, k->ctas_per_sm,
+                                 fl->fn->regs_per_thread, (uint32_t)s->sh->cfg->sm.n_regs, k};
+    opcoll_kernel_start(&s->oc, &rki);
     /* Kernel boundary (DESIGN.md 4): L1s start empty. */
     l1ro_invalidate_all(&s->l1i);
     l1d_invalidate_all(&s->ldst.l1d);

@@ -1,0 +1,2 @@
+set(TEST_TIMEOUT 60)
+set(TEST_LABELS "unit;timing")
