@@ -19,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/func/fpu.h"
-#include "sim/ptx/ir.h"
 #include "sim/stats.h"
 
 static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -35,6 +33,7 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
     SIM_ASSERT(!why, "l2 slice %d: %s %s", a->instance, key, why);
     memset(l, 0, sizeof *l);
     l->instance = a->instance;
+    l->atom = a->atom;
     l->line = (uint32_t)cfg->line;
     l->port_bytes = (uint32_t)cfg->data_port;
     l->fill_cycles = (uint32_t)((cfg->line + cfg->data_port - 1) / cfg->data_port);
@@ -127,7 +126,7 @@ static inline void le_store(uint8_t *p, unsigned n, uint64_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static inline unsigned atom_es(const struct mem_atom *a) { return ptx_type_bytes((enum ptx_type)a->type); }
+static inline unsigned atom_es(const struct l2 *l, const struct mem_atom *a) { return l->atom->elem_bytes(a->type); }
 
 /* Are all bytes the request reads present in line li (byte_mask lines may be partial)? */
 static bool bytes_present(const struct l2 *l, uint32_t li, const struct mem_req *rq)
@@ -139,7 +138,7 @@ static bool bytes_present(const struct l2 *l, uint32_t li, const struct mem_req 
     case MEM_OP_READ:
         return mem_mask_all(v, mem_line_off(rq->addr), rq->size);
     case MEM_OP_ATOMIC: {
-        unsigned es = atom_es(&rq->atom);
+        unsigned es = atom_es(l, &rq->atom);
         for (uint32_t k = 0; k < rq->atom.n_lanes; k++)
             if (!mem_mask_all(v, rq->atom.off[k], es))
                 return false;
@@ -182,8 +181,8 @@ static bool apply(struct l2 *l, uint32_t li, const struct mem_req *rq, struct me
     }
     case MEM_OP_ATOMIC: {
         const struct mem_atom *a = &rq->atom;
-        unsigned es = atom_es(a);
-        bool cas = a->aop == PTX_AOP_CAS;
+        unsigned es = atom_es(l, a);
+        bool cas = l->atom->two_operands(a->aop);
         unsigned stride = es * (cas ? 2u : 1u);
         bool ftz = a->flags & MEM_ATOM_FTZ;
         /* Lanes in lane order [proposal, spec 2.8]: a later lane to the same
@@ -194,9 +193,12 @@ static bool apply(struct l2 *l, uint32_t li, const struct mem_req *rq, struct me
             uint64_t b = le_load(rq->data + k * stride, es);
             uint64_t c = cas ? le_load(rq->data + k * stride + es, es) : 0;
             bool bad = false;
-            uint64_t nv = fpu_atomic((enum ptx_aop)a->aop, (enum ptx_type)a->type, old, b, c, ftz, &bad);
-            SIM_ASSERT(!bad, "l2 slice %d: unsupported atomic %s on %s", l->instance,
-                       ptx_aop_name((enum ptx_aop)a->aop), ptx_type_name((enum ptx_type)a->type));
+            uint64_t nv = l->atom->apply(a->aop, a->type, old, b, c, ftz, &bad);
+            if (bad) {
+                char nm[48];
+                l->atom->name(a->aop, a->type, nm, sizeof nm);
+                sim_panic("l2 slice %d: unsupported atomic %s", l->instance, nm);
+            }
             le_store(p, es, nv);
             le_store(rep->data + k * es, es, old);
         }
@@ -228,8 +230,9 @@ static void check_req(const struct l2 *l, const struct mem_req *rq)
                    "l2 slice %d: read of %u bytes at line offset %u crosses the line", l->instance, rq->size, off);
     if (rq->op == MEM_OP_ATOMIC) {
         const struct mem_atom *a = &rq->atom;
-        unsigned es = atom_es(a);
-        SIM_ASSERT(es >= 1 && a->n_lanes >= 1 && a->n_lanes <= mem_atom_max_lanes(es, a->aop == PTX_AOP_CAS),
+        SIM_ASSERT(l->atom, "l2 slice %d: atomic request but no atomic semantics (l2_init_args.atom)", l->instance);
+        unsigned es = atom_es(l, a);
+        SIM_ASSERT(es >= 1 && a->n_lanes >= 1 && a->n_lanes <= mem_atom_max_lanes(es, l->atom->two_operands(a->aop)),
                    "l2 slice %d: atomic with %u lanes of %u bytes", l->instance, a->n_lanes, es);
         for (uint32_t k = 0; k < a->n_lanes; k++)
             SIM_ASSERT(a->off[k] % es == 0 && a->off[k] + es <= l->line,

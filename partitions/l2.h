@@ -45,6 +45,7 @@
 #include <stdint.h>
 
 #include "sim/common.h"
+#include "sim/mem/atomic.h"
 #include "sim/mem/memreq.h"
 #include "sim/mem/mshr.h"
 #include "sim/mem/ring.h"
@@ -183,11 +184,13 @@ struct l2_init_args {
     uint64_t rop_cycles;/* ROP delay in L2 cycles (l2_rop_cycles) */
     ta_set_fn set_fn;   /* set index of a line address; NULL = linear on the line number */
     void *set_ctx;      /* argument of set_fn */
+    const struct mem_atomic_ops *atom; /* atomic semantics (sim/mem/atomic.h); NULL = no atomics expected */
 };
 
 struct l2 {
     /* configuration, fixed at init */
     int instance;          /* slice id */
+    const struct mem_atomic_ops *atom; /* atomic semantics applied at this slice (sim/mem/atomic.h) */
     uint32_t line;         /* bytes per line */
     uint32_t n_lines;      /* lines (sets x ways) */
     uint32_t port_bytes;   /* bytes per cycle of each port */

@@ -179,6 +179,7 @@ struct mempart_init_args {
     ps_t l2_period_ps;          /* L2 clock period (ps) */
     ps_t dram_period_ps;        /* DRAM clock period (ps) */
     struct mempart_store store; /* backing store of this partition's bytes */
+    const struct mem_atomic_ops *atom; /* atomic semantics for the L2 slices (sim/mem/atomic.h) */
 };
 
 /* ------------------------------------------------------------------- API */

@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-#include "sim/func/devmem.h"
+#include "sim/mem/devmem.h"
 
 static inline ps_t min_ps(ps_t a, ps_t b) { return a < b ? a : b; }
 /* First edge of period P at or after t. */
@@ -24,7 +24,7 @@ static inline ps_t cyc_ps(uint64_t c, ps_t P) { return c == CYCLE_NEVER ? PS_NEV
 /* ------------------------------------------------------------ backing store */
 
 /* NOTE(devmem_store): in timing mode the bytes of every partition are the
- * context's device memory (sim/func/devmem.h), so that host copies, module
+ * context's device memory (sim/mem/devmem.h), so that host copies, module
  * variables and the functional bounds checks see one store. Ownership is
  * unchanged: a line is read or written only by the thread of the partition
  * its address maps to (or by the serial step), and the block table is not
@@ -437,7 +437,8 @@ struct mpu_part *mpu_part_create(struct mpu_shared *sh, struct eng_ctx *ctx, uns
                                   sh->pipe_period_ps,
                                   sh->period_ps[MPU_DOM_L2],
                                   sh->period_ps[MPU_DOM_DRAM],
-                                  {store_read, store_write, p}};
+                                  {store_read, store_write, p},
+                                  sh->atom};
     mempart_init(&p->mp, sh->mp_cfg, sh->l2_cfg, sh->dram_cfg, &a);
     for (unsigned s = 0; s < MEMPART_SUBS; s++) {
         struct mpu_ep *e = &p->ep[s];

@@ -70,6 +70,7 @@ struct mpu_shared {
     const struct dram_cfg *dram_cfg;   /* section dram */
     const struct icnt_net_cfg *net_cfg;/* section icnt (network keys) */
     uint64_t seed;                     /* sim.seed (icnt.jitter's random streams) */
+    const struct mem_atomic_ops *atom; /* atomic semantics for the L2 slices (sim/mem/atomic.h) */
     const struct addrmap *map;         /* address map: map->n_ch partitions */
     const struct icnt_topo *topo;      /* endpoints and latencies (both networks) */
     ps_t pipe_period_ps;               /* SM pipeline period (ps): core x sm.pipe_clock_div */

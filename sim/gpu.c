@@ -10,10 +10,11 @@
 
 #include "gpusim.h"
 #include "partitions/addrmap.h"
+#include "sim/func/atomic_ops.h"
 #include "partitions/mempart_unit.h"
 #include "sim/diag.h"
 #include "sim/dispatch.h"
-#include "sim/func/devmem.h"
+#include "sim/mem/devmem.h"
 #include "sim/gpu_cfg.h"
 #include "sim/icnt.h"
 #include "sim/ptx/ir.h"
@@ -293,6 +294,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     sh->dram_cfg = &cfg->dram;
     sh->net_cfg = &cfg->icnt_net;
     sh->seed = cfg->sim.seed;
+    sh->atom = &func_atomic_ops;
     sh->map = &g->map;
     sh->topo = &g->topo;
     sh->pipe_period_ps = per.core * cfg->sm.pipe_clock_div;

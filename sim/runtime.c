@@ -98,7 +98,7 @@ gs_ctx *gs_ctx_create(const char *config, const char *const *overrides)
         return NULL;
     }
     diag_fini(&d);
-    devmem_init(&ctx->mem);
+    devmem_init(&ctx->mem, FUNC_GEN_SHARED_BASE);
     ctx->stats = stats_create();
     func_stats_register(&ctx->fst, ctx->stats);
     {

@@ -15,7 +15,7 @@
 
 #include "gpusim.h"
 #include "sim/config.h"
-#include "sim/func/devmem.h"
+#include "sim/mem/devmem.h"
 #include "sim/func/func.h"
 #include "sim/stats.h"
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/func/atomic_ops.h"
 #include "partitions/mempart.h"
 #include "sim/gpu_cfg.h"
 #include "tap.h"
@@ -89,7 +90,7 @@ static void drv_init(struct drv *d, const struct mempart_cfg *mc, const struct l
     d->fs.b = xcalloc(STORE_BYTES, 1);
     for (uint32_t i = 0; i < STORE_BYTES; i++) /* recognisable initial contents */
         d->fs.b[i] = (uint8_t)(i * 7 + (i >> 8));
-    struct mempart_init_args a = {0, &d->map, d->per.core, d->per.l2, d->per.dram, {fs_read, fs_write, &d->fs}};
+    struct mempart_init_args a = {0, &d->map, d->per.core, d->per.l2, d->per.dram, {fs_read, fs_write, &d->fs}, &func_atomic_ops};
     mempart_init(&d->mp, mc, lc, dc, &a);
     d->cap_got = 1024;
     d->got = xcalloc(d->cap_got, sizeof *d->got);

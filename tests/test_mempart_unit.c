@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/func/atomic_ops.h"
 #include "partitions/mempart_unit.h"
 #include "sim/config.h"
 #include "sim/diag.h"
-#include "sim/func/devmem.h"
+#include "sim/mem/devmem.h"
 #include "sim/gpu_cfg.h"
 #include "sim/json.h"
 #include "sim/ptx/ir.h"
@@ -291,6 +292,7 @@ static void model_create(struct tmodel *m, unsigned n_sm, unsigned n_smp, uint64
     sh->l2_cfg = &m->lc;
     sh->dram_cfg = &m->dc;
     sh->net_cfg = &m->nc;
+    sh->atom = &func_atomic_ops;
     sh->map = &m->map;
     sh->topo = &m->topo;
     sh->pipe_period_ps = m->per.core;

@@ -26,7 +26,7 @@
 #include "gpusim.h"
 #include "sim/config.h"
 #include "sim/diag.h"
-#include "sim/func/devmem.h"
+#include "sim/mem/devmem.h"
 #include "sim/sim_cfg.h"
 #include "sim/sm/smem_banks.h"
 #include "tap.h"

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "gpusim.h"
-#include "sim/func/devmem.h"
+#include "sim/mem/devmem.h"
 #include "sim/func/fpu.h"
 #include "sim/func/func.h"
 #include "sim/ptx/ir.h"

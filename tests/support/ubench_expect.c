@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "partitions/addrmap.h"
-#include "sim/func/devmem.h"
+#include "sim/mem/devmem.h"
 
 /* Clock-domain ranks of the spec 3.1 tie order (DRAM, L2, icnt, core). */
 enum { RANK_DRAM = 0, RANK_L2 = 1, RANK_ICNT = 2, RANK_CORE = 3 };

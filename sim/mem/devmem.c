@@ -1,17 +1,17 @@
-/* sim/func/devmem.c: device allocator and backing store (see devmem.h). */
-#include "sim/func/devmem.h"
+/* sim/mem/devmem.c: device allocator and backing store (see devmem.h). */
+#include "sim/mem/devmem.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpusim.h"
-#include "sim/func/func.h"
+#include "sim/common.h"
 
-void devmem_init(struct devmem *m)
+void devmem_init(struct devmem *m, uint64_t limit)
 {
     memset(m, 0, sizeof *m);
     m->next = DEVMEM_BASE;
-    m->limit = FUNC_GEN_SHARED_BASE;
+    m->limit = limit;
 }
 
 void devmem_fini(struct devmem *m)

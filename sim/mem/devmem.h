@@ -1,4 +1,4 @@
-/* sim/func/devmem.h: device memory of one context (functional backing store).
+/* sim/mem/devmem.h: device memory of one context (functional backing store).
  *
  * What is modelled: the device address space that cudaMalloc-style
  * allocations live in. Each allocation is one block with its own zeroed host
@@ -16,8 +16,8 @@
  * once per lane per global access, so it is a binary search over the sorted
  * block array behind a one-entry cache kept by the caller.
  */
-#ifndef GPUSIM_SIM_FUNC_DEVMEM_H
-#define GPUSIM_SIM_FUNC_DEVMEM_H
+#ifndef GPUSIM_SIM_MEM_DEVMEM_H
+#define GPUSIM_SIM_MEM_DEVMEM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,7 +43,9 @@ struct devmem {
     uint64_t bytes_live;         /* bytes in live blocks */
 };
 
-void devmem_init(struct devmem *m);
+/* limit: first device address above the allocatable window (bytes; the
+ * functional executor's generic shared window starts there). */
+void devmem_init(struct devmem *m, uint64_t limit);
 void devmem_fini(struct devmem *m);
 /* 0, or GS_ERR_OUT_OF_MEMORY / GS_ERR_INVALID_VALUE (size 0). */
 int devmem_alloc(struct devmem *m, uint64_t size, uint64_t *addr);
@@ -54,4 +56,4 @@ long devmem_find(const struct devmem *m, uint64_t addr, uint64_t len);
 /* Host pointer for [addr, addr+len) inside one block, or NULL. */
 uint8_t *devmem_ptr(const struct devmem *m, uint64_t addr, uint64_t len);
 
-#endif /* GPUSIM_SIM_FUNC_DEVMEM_H */
+#endif /* GPUSIM_SIM_MEM_DEVMEM_H */
