@@ -516,7 +516,7 @@ static void print_markdown(const struct bench *b)
     printf("\n## (c) Engine overhead per quantum (%d cycles of a 1 GHz domain, 1 unit per partition, "
            "1 partition per thread)\n\n", ENG_Q_CYCLES);
     printf("Spin limit is the configured sync.spin; with more threads than PUs the engine\n"
-           "sleeps at once whatever it says (NOTE(oversubscribed-spin) in sync/engine.c).\n\n");
+           "sleeps at once whatever it says (NOTE(oversubscribed-spin) in sync/engine_threads.c).\n\n");
     printf("| threads | variant | spin limit | quanta | ns/quantum | messages | futex sleeps |\n");
     printf("|--------:|:-------:|-----------:|-------:|-----------:|---------:|-------------:|\n");
     for (unsigned i = 0; i < b->n_eng; i++) {

@@ -1,0 +1,238 @@
+/* sync/engine_internal.h: what the files of the parallel engine share
+ * (private to sync/engine*.c; the public interface is engine.h).
+ *
+ * Holds the topology records (domains, partition descriptors, units,
+ * links), the runtime state (a partition's wake times and inbound message
+ * heap over a chunked pool, the channel between two threads, the per-thread
+ * context, struct engine), the consumer side of a partition's inbox as
+ * static inline functions (part_run in engine.c pops one message per
+ * delivery, so these stay inlined there), and the declarations of the
+ * functions that cross files. The files:
+ *   engine.c          public API: build, finalize, run, destroy; the
+ *                     quantum loop, partition runs and the serial step
+ *   engine_msg.c      eng_send, the message pool and heap, inbound ring
+ *                     drain, channel allocation
+ *   engine_threads.c  thread plan and partition assignment, thread start
+ *                     (pinning, arena), barrier spin/sleep policy
+ *   engine_cfg.c      the sync.* configuration keys
+ */
+#ifndef GPUSIM_SYNC_ENGINE_INTERNAL_H
+#define GPUSIM_SYNC_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/common.h"
+#include "sync/arena.h"
+#include "sync/atomics.h"
+#include "sync/engine.h"
+#include "sync/qbarrier.h"
+#include "sync/spsc.h"
+#include "sync/topo.h"
+
+#define POOL_CHUNK_SHIFT 8
+#define POOL_CHUNK (1u << POOL_CHUNK_SHIFT) /* messages per pool chunk */
+
+/* ------------------------------------------------------------ topology */
+
+struct eng_domain {
+    char name[16]; /* for dumps */
+    ps_t period;   /* ps */
+};
+
+struct eng_part_desc {
+    char name[32];
+    enum eng_part_kind kind;
+    eng_part_init_fn init;
+    eng_part_fini_fn fini;
+    uint32_t *units;  /* unit ids in tick order: (domain rank, unit id) */
+    unsigned n_units;
+    unsigned cap_units;
+    int owner;        /* owning thread index, -1 before the first run */
+};
+
+struct eng_unit_rec {
+    int partition;                  /* owning partition */
+    int domain;                     /* clock domain */
+    uint32_t local;                 /* index inside the partition's tick order */
+    const struct eng_unit_ops *ops; /* behaviour */
+    void *self;                     /* bound state (set by the partition init) */
+    struct eng_link *links;         /* outgoing links, sorted by dst */
+    unsigned n_links;
+    unsigned cap_links;
+};
+
+struct eng_link {
+    uint32_t dst;    /* destination unit */
+    ps_t min_lat;    /* ps */
+};
+
+/* ------------------------------------------------------------- runtime */
+
+/* Heap entry; the message body lives in the partition's chunked pool so
+ * pointers handed to recv stay valid while recv sends more messages. */
+struct heap_ent {
+    ps_t arrival;  /* ps */
+    uint64_t seq;  /* source sequence number */
+    uint32_t src;  /* source unit */
+    uint32_t slot; /* pool slot */
+};
+
+struct eng_part_rt {
+    int id;              /* partition index */
+    unsigned n_units;    /* units */
+    const uint32_t *units; /* unit ids in tick order (points into the descriptor) */
+    ps_t *next;          /* per local unit: next tick time (ps, on an edge), PS_NEVER = idle */
+    ps_t *period;        /* per local unit: its domain period (ps) */
+    uint64_t *seq;       /* per local unit: next send sequence number */
+    struct heap_ent *heap; /* inbound messages, min-heap on (arrival, src, seq) */
+    size_t heap_n, heap_cap; /* entries */
+    struct eng_msg **chunks; /* pool chunks of POOL_CHUNK messages */
+    size_t n_chunks;     /* chunks allocated */
+    uint32_t *free_slots; /* free pool slots (stack) */
+    size_t n_free, cap_free; /* entries */
+};
+
+/* Producer-owned overflow buffer for one channel and one quantum parity. */
+struct overflow {
+    struct eng_msg *msgs; /* messages that did not fit in the ring */
+    size_t n, cap;        /* entries */
+};
+
+/* Thread i -> thread j. The ring's descriptor keeps producer and consumer
+ * indices on separate lines; ovf[p] is written by the producer during
+ * quanta of parity p and read and emptied by the consumer at the start of
+ * the following quantum (the barrier orders the two). */
+struct eng_chan {
+    struct spsc_ring ring;
+    struct eng_msg *slots; /* ring storage, capacity entries */
+    CACHE_ALIGNED struct overflow ovf[2];
+};
+
+struct eng_ctx {
+    CACHE_ALIGNED struct engine *eng;
+    int index;                /* thread index */
+    struct arena arena;       /* this thread's allocator */
+    bool arena_ready;
+    int *parts;               /* owned partitions */
+    unsigned n_parts;
+    ps_t t_end;               /* end of the quantum being run (ps) */
+    unsigned parity;          /* quantum parity for overflow buffers */
+    ps_t sent_min;            /* min arrival of cross-partition messages sent this quantum */
+    ps_t local_next;          /* published before the barrier: next event of this thread */
+    struct qbar_state bar;    /* barrier companion */
+    struct eng_thread_report rep;
+    pthread_t tid;
+    int pin_cpu;
+};
+
+struct engine {
+    struct engine_cfg cfg;
+    void *model;
+    eng_serial_fn serial;
+
+    struct eng_domain *domains;
+    unsigned n_domains, cap_domains;
+    struct eng_part_desc *parts;
+    unsigned n_parts, cap_parts;
+    struct eng_unit_rec *units;
+    unsigned n_units, cap_units;
+
+    ps_t lookahead;    /* ps, PS_NEVER when no cross-partition link */
+    ps_t quantum;      /* ps */
+    bool finalized;
+    bool initialized;  /* partition inits have run */
+
+    /* Run state (written by the serial step, read by all after the barrier). */
+    struct eng_part_rt **rt; /* per partition runtime, allocated by its owner */
+    struct eng_ctx *threads; /* [n_threads] */
+    unsigned n_threads;
+    struct eng_chan *chans;  /* [n_threads * n_threads], index src * n + dst */
+    struct qbar bar;
+    ps_t q_start;            /* start of the next quantum to run */
+    uint64_t q_index;        /* quanta executed so far */
+    ps_t serial_wake_min;    /* min wake time requested by the serial hook */
+    bool stop;
+    enum eng_finish finish;
+    const atomic_u32 *stop_flag;
+    void (*progress)(void *arg, ps_t now);
+    void *progress_arg;
+    struct topo topo;
+    bool topo_ready;
+    enum eng_pin pin;
+    uint64_t quanta, skipped;
+    struct eng_thread_report *reports;
+};
+
+/* ------------------------------------------------- cross-file functions */
+/* engine.c: the body of engine thread ctx once pinned and with its arena:
+ * on the first run the owned partitions are created and initialised (one
+ * thread at a time), then quanta run until the serial step stops. */
+void eng_thread_run(struct eng_ctx *ctx);
+
+/* engine_msg.c: move the messages sent to ctx's thread in the previous
+ * quantum into the destination partitions' heaps (start of a quantum). */
+void eng_drain_inbound(struct engine *e, struct eng_ctx *ctx);
+/* engine_msg.c: the channels between every ordered pair of the
+ * e->n_threads threads (allocated once, on the first run), and their
+ * release; the message storage of one partition runtime. */
+void eng_chans_create(struct engine *e);
+void eng_chans_free(struct engine *e);
+void eng_part_rt_free(struct eng_part_rt *p);
+
+/* engine_threads.c: choose the thread count and split (err: why not, -1)
+ * and map partitions to threads; on the first run allocate the thread
+ * contexts, partition runtimes and channels, on later runs require the same
+ * mapping. Sets e->n_threads. */
+int eng_threads_map(struct engine *e, const struct eng_run_opts *o, char *err, size_t err_len);
+/* engine_threads.c: the quantum barrier for e->n_threads threads with the
+ * spin/sleep policy, and fresh per-thread reports and barrier states. */
+void eng_threads_barrier_init(struct engine *e);
+/* engine_threads.c: start the e->n_threads threads and wait for them. */
+void eng_threads_spawn_join(struct engine *e);
+
+/* ---------------------------------------------------------------- heap */
+/* Heap order and the pool slot of a message (also used by heap_push in
+ * engine_msg.c). */
+static inline bool ent_less(const struct heap_ent *a, const struct heap_ent *b)
+{
+    if (a->arrival != b->arrival)
+        return a->arrival < b->arrival;
+    if (a->src != b->src)
+        return a->src < b->src;
+    return a->seq < b->seq;
+}
+
+static inline struct eng_msg *pool_msg(struct eng_part_rt *p, uint32_t slot)
+{
+    return &p->chunks[slot >> POOL_CHUNK_SHIFT][slot & (POOL_CHUNK - 1)];
+}
+
+/* Return a delivered message's slot to the pool. */
+static inline void pool_put(struct eng_part_rt *p, uint32_t slot) { p->free_slots[p->n_free++] = slot; }
+
+/* Remove the first message in key order (heap non-empty). */
+static inline struct heap_ent heap_pop(struct eng_part_rt *p)
+{
+    struct heap_ent top = p->heap[0];
+    struct heap_ent last = p->heap[--p->heap_n];
+    size_t i = 0, n = p->heap_n;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ent_less(&p->heap[c + 1], &p->heap[c]))
+            c++;
+        if (!ent_less(&p->heap[c], &last))
+            break;
+        p->heap[i] = p->heap[c];
+        i = c;
+    }
+    if (n)
+        p->heap[i] = last;
+    return top;
+}
+
+#endif /* GPUSIM_SYNC_ENGINE_INTERNAL_H */

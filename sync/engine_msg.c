@@ -1,0 +1,203 @@
+/* sync/engine_msg.c: the parallel engine's messages: eng_send (straight
+ * into the partition's heap inside a partition; across partitions into the
+ * SPSC ring of the thread pair, or the producer's overflow list of the
+ * quantum's parity when the ring is full), the per-partition message pool
+ * and heap ordered by (arrival, source unit, source sequence), the drain of
+ * a thread's inbound rings and overflow lists at the start of a quantum, and
+ * the allocation and release of channels and message storage. The inbox's
+ * consumer side (heap_pop) is inline in engine_internal.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/common.h"
+#include "sync/engine.h"
+#include "sync/engine_internal.h"
+#include "sync/spsc.h"
+
+SPSC_RING_DEFINE(msgring, struct eng_msg)
+
+/* ---------------------------------------------------------------- heap */
+
+/* Allocation happens only when the pool or heap must grow (amortised, not
+ * per cycle). */
+static uint32_t pool_get(struct eng_part_rt *p)
+{
+    if (p->n_free == 0) {
+        struct eng_msg *chunk = malloc(POOL_CHUNK * sizeof *chunk);
+        if (!chunk)
+            sim_panic("out of memory growing the message pool of partition %d", p->id);
+        p->chunks = xrealloc(p->chunks, (p->n_chunks + 1) * sizeof *p->chunks);
+        p->chunks[p->n_chunks] = chunk;
+        if (p->cap_free < (p->n_chunks + 1) * POOL_CHUNK) {
+            p->cap_free = (p->n_chunks + 1) * POOL_CHUNK;
+            p->free_slots = xrealloc(p->free_slots, p->cap_free * sizeof *p->free_slots);
+        }
+        for (uint32_t i = 0; i < POOL_CHUNK; i++)
+            p->free_slots[p->n_free++] = (uint32_t)(p->n_chunks * POOL_CHUNK + (POOL_CHUNK - 1 - i));
+        p->n_chunks++;
+    }
+    return p->free_slots[--p->n_free];
+}
+
+static void heap_push(struct eng_part_rt *p, const struct eng_msg *m)
+{
+    uint32_t slot = pool_get(p);
+    struct eng_msg *dst = pool_msg(p, slot);
+    memcpy(dst, m, ENG_MSG_HEADER_BYTES + m->len);
+    if (p->heap_n == p->heap_cap) {
+        p->heap_cap = p->heap_cap ? 2 * p->heap_cap : 256;
+        p->heap = xrealloc(p->heap, p->heap_cap * sizeof *p->heap);
+    }
+    struct heap_ent ent = {m->arrival, m->seq, m->src, slot};
+    size_t i = p->heap_n++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!ent_less(&ent, &p->heap[parent]))
+            break;
+        p->heap[i] = p->heap[parent];
+        i = parent;
+    }
+    p->heap[i] = ent;
+}
+
+/* ---------------------------------------------------------------- send */
+
+static ps_t link_min(const struct eng_unit_rec *u, uint32_t dst)
+{
+    unsigned lo = 0, hi = u->n_links;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        if (u->links[mid].dst < dst)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (lo < u->n_links && u->links[lo].dst == dst) ? u->links[lo].min_lat : 0;
+}
+
+void eng_send(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t latency, uint32_t type,
+              const void *payload, uint32_t len)
+{
+    struct engine *e = ctx->eng;
+    const struct eng_unit_rec *su = &e->units[src];
+    SIM_DEBUG_ASSERT(e->parts[su->partition].owner == ctx->index,
+                     "engine: unit %u sends from thread %d, which does not own it", src, ctx->index);
+    ps_t min = link_min(su, dst);
+    if (UNLIKELY(min == 0))
+        sim_panic("engine: unit %u (%s) sends to unit %u with no declared link", src, su->ops->kind, dst);
+    if (UNLIKELY(latency < min))
+        sim_panic("engine: unit %u sends to %u with latency %llu ps < link minimum %llu ps", src, dst,
+                  (unsigned long long)latency, (unsigned long long)min);
+    SIM_ASSERT(len <= ENG_MSG_PAYLOAD, "engine: message payload %u > %d bytes", len, ENG_MSG_PAYLOAD);
+
+    struct eng_part_rt *sp = e->rt[su->partition];
+    int dpart = e->units[dst].partition;
+    ps_t arrival = now + latency;
+
+    if (dpart == su->partition) {
+        struct eng_msg m;
+        m.arrival = arrival;
+        m.src = src;
+        m.dst = dst;
+        m.seq = sp->seq[su->local]++;
+        m.type = type;
+        m.len = len;
+        if (len)
+            memcpy(m.payload, payload, len);
+        heap_push(sp, &m);
+        return;
+    }
+
+    /* Cross-partition: never inside the current quantum. In exact mode
+     * latency >= L >= Q guarantees it; in relaxed mode clamp to t_end. */
+    if (arrival < ctx->t_end) {
+        SIM_ASSERT(e->cfg.relaxed, "engine: exact-mode message %u->%u arrives at %llu inside the quantum "
+                   "ending %llu", src, dst, (unsigned long long)arrival, (unsigned long long)ctx->t_end);
+        arrival = ctx->t_end;
+    }
+    int dthr = e->parts[dpart].owner;
+    struct eng_chan *ch = &e->chans[(size_t)ctx->index * e->n_threads + (size_t)dthr];
+    struct eng_msg *m = msgring_reserve(&ch->ring, ch->slots);
+    bool in_ring = m != NULL;
+    if (!in_ring) {
+        struct overflow *o = &ch->ovf[ctx->parity];
+        if (o->n == o->cap) {
+            o->cap = o->cap ? 2 * o->cap : 256;
+            o->msgs = xrealloc(o->msgs, o->cap * sizeof *o->msgs);
+        }
+        m = &o->msgs[o->n++];
+        ctx->rep.msgs_overflow++;
+    }
+    m->arrival = arrival;
+    m->src = src;
+    m->dst = dst;
+    m->seq = sp->seq[su->local]++;
+    m->type = type;
+    m->len = len;
+    if (len)
+        memcpy(m->payload, payload, len);
+    if (in_ring)
+        spsc_commit(&ch->ring);
+    ctx->rep.msgs_sent++;
+    if (arrival < ctx->sent_min)
+        ctx->sent_min = arrival;
+}
+
+/* ------------------------------------------------------------- storage */
+
+void eng_part_rt_free(struct eng_part_rt *p)
+{
+    for (size_t i = 0; i < p->n_chunks; i++)
+        free(p->chunks[i]);
+    free(p->chunks);
+    free(p->free_slots);
+    free(p->heap);
+    /* the struct and its per-unit arrays belong to the thread arena */
+}
+
+/* Move every message sent to this thread in the previous quantum (ring plus
+ * the producer's overflow list of that quantum's parity) into the heaps. */
+void eng_drain_inbound(struct engine *e, struct eng_ctx *ctx)
+{
+    unsigned prev = ctx->parity ^ 1u;
+    for (unsigned src = 0; src < e->n_threads; src++) {
+        struct eng_chan *ch = &e->chans[(size_t)src * e->n_threads + (size_t)ctx->index];
+        struct eng_msg *m;
+        while ((m = msgring_peek(&ch->ring, ch->slots)) != NULL) {
+            heap_push(e->rt[e->units[m->dst].partition], m);
+            spsc_release(&ch->ring);
+        }
+        struct overflow *o = &ch->ovf[prev];
+        for (size_t i = 0; i < o->n; i++)
+            heap_push(e->rt[e->units[o->msgs[i].dst].partition], &o->msgs[i]);
+        o->n = 0;
+    }
+}
+
+void eng_chans_create(struct engine *e)
+{
+    size_t nch = (size_t)e->n_threads * e->n_threads;
+    e->chans = aligned_alloc(CACHE_LINE, u64_round_up(nch * sizeof *e->chans, CACHE_LINE));
+    if (!e->chans)
+        sim_panic("out of memory");
+    memset(e->chans, 0, nch * sizeof *e->chans);
+    for (size_t i = 0; i < nch; i++) {
+        spsc_init(&e->chans[i].ring, (uint32_t)e->cfg.ring_slots);
+        e->chans[i].slots = xcalloc(e->cfg.ring_slots, sizeof(struct eng_msg));
+    }
+}
+
+void eng_chans_free(struct engine *e)
+{
+    if (!e->chans)
+        return;
+    size_t n = (size_t)e->n_threads * e->n_threads;
+    for (size_t i = 0; i < n; i++) {
+        free(e->chans[i].slots);
+        free(e->chans[i].ovf[0].msgs);
+        free(e->chans[i].ovf[1].msgs);
+    }
+    free(e->chans);
+    e->chans = NULL;
+}
