@@ -42,8 +42,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/diag.h"
-#include "sim/json.h"
+#include "sim/base/diag.h"
+#include "sim/base/json.h"
 #include "sync/engine.h"
 #include "sync/qbarrier.h"
 #include "sync/spsc.h"

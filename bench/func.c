@@ -22,7 +22,7 @@
 #include <time.h>
 
 #include "gpusim.h"
-#include "sim/json.h"
+#include "sim/base/json.h"
 #include "support/machine.h"
 #include "wl.h"
 

@@ -45,11 +45,11 @@
 #include <unistd.h>
 
 #include "gpusim.h"
-#include "sim/config.h"
-#include "sim/diag.h"
-#include "sim/gpu_cfg.h"
-#include "sim/json.h"
-#include "sim/sim_cfg.h"
+#include "sim/cfg/config.h"
+#include "sim/base/diag.h"
+#include "sim/gpu/gpu_cfg.h"
+#include "sim/base/json.h"
+#include "sim/cfg/sim_cfg.h"
 #include "support/machine.h"
 #include "wl.h"
 
@@ -176,7 +176,7 @@ static const char *status_text(const struct cell *c, char *buf, size_t len)
 
 /* Lookahead L (ps) of a preset or file: icnt.min_latency interconnect
  * cycles, as the engine derives it from the SM<->partition links
- * (sim/gpu.c). Returns 0 and prints the errors when the config is bad. */
+ * (sim/gpu/gpu.c). Returns 0 and prints the errors when the config is bad. */
 static uint64_t config_lookahead_ps(const char *name)
 {
     struct cfg c;

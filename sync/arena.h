@@ -36,7 +36,7 @@
 
 #include <stddef.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)

@@ -33,8 +33,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/common.h"
-#include "sim/diag.h"
+#include "sim/base/common.h"
+#include "sim/base/diag.h"
 #include "sync/arena.h"
 #include "sync/atomics.h"
 #include "sync/engine_internal.h"

@@ -37,7 +37,7 @@
  * full ring cannot deadlock a quantum.
  *
  * Not modelled here: anything about GPUs. The GPU model (sim/, partitions/)
- * and the synthetic test model (sim/synth.c) are clients of this API.
+ * and the synthetic test model (sim/synth/synth.c) are clients of this API.
  */
 #ifndef GPUSIM_SYNC_ENGINE_H
 #define GPUSIM_SYNC_ENGINE_H
@@ -46,7 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 #include "sync/atomics.h"
 
 struct cfg_section;

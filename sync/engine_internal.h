@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 #include "sync/arena.h"
 #include "sync/atomics.h"
 #include "sync/engine.h"

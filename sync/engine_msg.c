@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 #include "sync/engine.h"
 #include "sync/engine_internal.h"
 #include "sync/spsc.h"

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 #include "sync/atomics.h"
 
 #define QBAR_DEBUG_DEADLINE_S 120

@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 #include "sync/atomics.h"
 
 struct spsc_ring {

@@ -1,5 +1,5 @@
-/* tests/test_addrmap.c: the configurable address map (partitions/addrmap.c)
- * and the page table (partitions/pagetable.c).
+/* tests/test_addrmap.c: the configurable address map (partitions/addrmap/addrmap.c)
+ * and the page table (partitions/addrmap/pagetable.c).
  *
  *  - the default string decodes bit-identically to the hard-coded GTX480
  *    formulas the simulator used before dram.addr_map (a naive copy of them
@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "partitions/addrmap.h"
-#include "partitions/pagetable.h"
-#include "sim/common.h"
-#include "sim/config.h"
+#include "partitions/addrmap/addrmap.h"
+#include "partitions/addrmap/pagetable.h"
+#include "sim/base/common.h"
+#include "sim/cfg/config.h"
 #include "tap.h"
 
 static uint64_t lcg(uint64_t *s)
@@ -34,7 +34,7 @@ static uint64_t rnd64(uint64_t *s) { return (lcg(s) << 31) ^ lcg(s); }
 
 /* ------------------------------------------- naive copy of the old decoder */
 
-/* The GTX480 formulas hard-coded in partitions/addrmap.c before the map
+/* The GTX480 formulas hard-coded in partitions/addrmap/addrmap.c before the map
  * became a string (spec baseline-gpu.md §2.9), written out literally. */
 static bool old_decode(uint64_t a, uint32_t n_ch, uint32_t l2_sets, struct addrmap_loc *out)
 {

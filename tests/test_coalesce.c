@@ -1,5 +1,5 @@
-/* tests/test_coalesce.c: the LD/ST coalescer (sim/sm/coalesce.c) and the
- * shared-memory bank-conflict model (sim/sm/smem_banks.c).
+/* tests/test_coalesce.c: the LD/ST coalescer (sim/sm/lsu/coalesce.c) and the
+ * shared-memory bank-conflict model (sim/sm/lsu/smem_banks.c).
  *
  * Every expected value is computed by hand from the gtx480 defaults
  * (coalesce.line 128 B, coalesce.sector 32 B, flit 32 B and header 8 B
@@ -23,11 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/common.h"
-#include "sim/config.h"
-#include "sim/sm/coalesce.h"
-#include "sim/sm/smem_banks.h"
-#include "sim/stats.h"
+#include "sim/base/common.h"
+#include "sim/cfg/config.h"
+#include "sim/sm/lsu/coalesce.h"
+#include "sim/sm/lsu/smem_banks.h"
+#include "sim/base/stats.h"
 #include "tap.h"
 
 #define ALL 0xFFFFFFFFu
@@ -114,7 +114,7 @@ static unsigned ref_coalesce(const struct ref_geom *g, uint32_t active, const ui
                 lines[i] = lines[j];
                 lines[j] = x;
             }
-    int bypass = op == COAL_ATOMIC || cop == COAL_CO_CG || cop == COAL_CO_CV || cop == COAL_CO_VOLATILE;
+    int bypass = op == COAL_ATOMIC || cop == MEMOP_CO_CG || cop == MEMOP_CO_CV || cop == MEMOP_CO_VOLATILE;
     for (unsigned i = 0; i < nl; i++) {
         struct coal_txn *t = &out[i];
         unsigned char touched[128] = {0};
@@ -211,7 +211,7 @@ static void random_warp(uint64_t *s, struct rwarp *w, uint64_t window_max)
     static const unsigned sizes[] = {1, 2, 4, 8, 16};
     w->size = sizes[rng_next(s) % 5];
     w->op = (unsigned)(rng_next(s) % 3);
-    w->cop = (unsigned)(rng_next(s) % COAL_N_CACHE_OPS);
+    w->cop = (unsigned)(rng_next(s) % MEMOP_N_CACHE_OPS);
     unsigned mk = (unsigned)(rng_next(s) % 4);
     w->active = mk == 0 ? ALL : mk == 1 ? (uint32_t)rng_next(s) : mk == 2 ? (uint32_t)(rng_next(s) & rng_next(s))
                                                                          : (ALL >> (rng_next(s) % 32));
@@ -307,7 +307,7 @@ static void misaligned_coalesce(void)
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x1000 + 8 * i;
     a[5] = 0x1004 + 8 * 5; /* 8 B access at an address that is 4 mod 8: would straddle */
-    run(&c, ALL, a, 8, COAL_LOAD, COAL_CO_CA, out);
+    run(&c, ALL, a, 8, COAL_LOAD, MEMOP_CO_CA, out);
 }
 
 static void misaligned_smem(void)
@@ -366,7 +366,7 @@ static void test_coalesce_hand(const struct coalescer *c)
      * all 128 bytes, 4 sectors; read request 1 flit, reply a line = ceil(136/32) = 5. */
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x1000 + 4 * i;
-    n = run(c, ALL, a, 4, COAL_LOAD, COAL_CO_CA, o);
+    n = run(c, ALL, a, 4, COAL_LOAD, MEMOP_CO_CA, o);
     TAP_EQ_U64(n, 1, "unit-stride 4 B loads: 1 transaction");
     check_txn(&o[0], 0x1000, ALL, ONES, ONES, 0xF, 0, 128, 1, 5, 0, "unit-stride 4 B: line 0x1000, 4 sectors, 1/5 flits");
 
@@ -374,7 +374,7 @@ static void test_coalesce_hand(const struct coalescer *c)
      * 0-15 in the first, 16-31 in the second; first 4 of every 8 bytes = 0x0F per byte pair. */
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x2000 + 8 * i;
-    n = run(c, ALL, a, 4, COAL_LOAD, COAL_CO_CA, o);
+    n = run(c, ALL, a, 4, COAL_LOAD, MEMOP_CO_CA, o);
     TAP_EQ_U64(n, 2, "stride-2 4 B loads: 2 transactions");
     check_txn(&o[0], 0x2000, 0x0000FFFF, 0x0F0F0F0F0F0F0F0Full, 0x0F0F0F0F0F0F0F0Full, 0xF, 0, 128, 1, 5, 0,
               "stride-2: first line, lanes 0-15, byte mask 0x0F.. ");
@@ -385,7 +385,7 @@ static void test_coalesce_hand(const struct coalescer *c)
      * bytes in sector 0; as a .cg load the reply is the 32 B segment = ceil(40/32) = 2 flits. */
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x10000 + 128 * i;
-    n = run(c, ALL, a, 4, COAL_LOAD, COAL_CO_CG, o);
+    n = run(c, ALL, a, 4, COAL_LOAD, MEMOP_CO_CG, o);
     TAP_EQ_U64(n, 32, "stride-32-word loads: 32 transactions");
     int ok = 1;
     for (unsigned i = 0; i < n; i++)
@@ -406,7 +406,7 @@ static void test_coalesce_hand(const struct coalescer *c)
     }
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x1000 + 4 * perm[i];
-    n = run(c, ALL, a, 4, COAL_LOAD, COAL_CO_CA, o);
+    n = run(c, ALL, a, 4, COAL_LOAD, MEMOP_CO_CA, o);
     TAP_EQ_U64(n, 1, "permutation within a line: 1 transaction");
     check_txn(&o[0], 0x1000, ALL, ONES, ONES, 0xF, 0, 128, 1, 5, 0, "permutation: all bytes, 4 sectors");
 
@@ -414,31 +414,31 @@ static void test_coalesce_hand(const struct coalescer *c)
      * sectors 0,1 -> segment 0/64 B -> ceil((8+64)/32) = 3 flits, ack 1 flit. */
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x3000 + 4 * i;
-    n = run(c, 0x0000FFFF, a, 4, COAL_STORE, COAL_CO_CA, o);
+    n = run(c, 0x0000FFFF, a, 4, COAL_STORE, MEMOP_CO_CA, o);
     TAP_EQ_U64(n, 1, "half-warp store: 1 transaction");
     check_txn(&o[0], 0x3000, 0x0000FFFF, ONES, 0, 0x3, 0, 64, 3, 1, 0, "half-warp store: seg 64 B, 3 flits, ack 1");
     /* odd lanes only: lane i covers bytes 4i..4i+3, odd i -> 0xF0 in every 8 bytes; span 4..127 -> 128 B, 5 flits */
-    n = run(c, 0xAAAAAAAA, a, 4, COAL_STORE, COAL_CO_CA, o);
+    n = run(c, 0xAAAAAAAA, a, 4, COAL_STORE, MEMOP_CO_CA, o);
     check_txn(&o[0], 0x3000, 0xAAAAAAAA, 0xF0F0F0F0F0F0F0F0ull, 0xF0F0F0F0F0F0F0F0ull, 0xF, 0, 128, 5, 1, 0,
               "odd lanes store: byte mask 0xF0.., seg 128, 5 flits");
     /* lanes 8..11 only: bytes 32..47 -> sector 1 -> seg 32/32 -> 2 flits */
-    n = run(c, 0x00000F00, a, 4, COAL_STORE, COAL_CO_CA, o);
+    n = run(c, 0x00000F00, a, 4, COAL_STORE, MEMOP_CO_CA, o);
     check_txn(&o[0], 0x3000, 0x00000F00, 0x0000FFFF00000000ull, 0, 0x2, 32, 32, 2, 1, 0,
               "lanes 8-11 store: sector 1, seg 32 B at offset 32, 2 flits");
     /* no active lane: nothing */
-    TAP_EQ_U64(run(c, 0, a, 4, COAL_LOAD, COAL_CO_CA, o), 0, "no active lane: 0 transactions");
+    TAP_EQ_U64(run(c, 0, a, 4, COAL_LOAD, MEMOP_CO_CA, o), 0, "no active lane: 0 transactions");
 
     /* 6. 8 B vectors, unit stride: 32 x 8 = 256 B = 2 lines of 16 lanes. */
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x4000 + 8 * i;
-    n = run(c, ALL, a, 8, COAL_LOAD, COAL_CO_CA, o);
+    n = run(c, ALL, a, 8, COAL_LOAD, MEMOP_CO_CA, o);
     TAP_EQ_U64(n, 2, "8 B unit stride: 2 transactions (256 B)");
     check_txn(&o[0], 0x4000, 0x0000FFFF, ONES, ONES, 0xF, 0, 128, 1, 5, 0, "8 B: line 0x4000 lanes 0-15");
     check_txn(&o[1], 0x4080, 0xFFFF0000, ONES, ONES, 0xF, 0, 128, 1, 5, 0, "8 B: line 0x4080 lanes 16-31");
     /* 16 B vectors: 32 x 16 = 512 B = 4 lines of 8 lanes */
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x8000 + 16 * i;
-    n = run(c, ALL, a, 16, COAL_LOAD, COAL_CO_CA, o);
+    n = run(c, ALL, a, 16, COAL_LOAD, MEMOP_CO_CA, o);
     TAP_EQ_U64(n, 4, "16 B unit stride: 4 transactions (512 B)");
     ok = 1;
     for (unsigned i = 0; i < 4; i++)
@@ -448,7 +448,7 @@ static void test_coalesce_hand(const struct coalescer *c)
     /* 16 B, 2 lanes in one sector-pair: lane 0 at +0x20, lane 1 at +0x30 -> bytes 32..63 -> seg 32/32 */
     a[0] = 0x8020;
     a[1] = 0x8030;
-    n = run(c, 0x3, a, 16, COAL_STORE, COAL_CO_CA, o);
+    n = run(c, 0x3, a, 16, COAL_STORE, MEMOP_CO_CA, o);
     check_txn(&o[0], 0x8000, 0x3, 0xFFFFFFFF00000000ull, 0, 0x2, 32, 32, 2, 1, 0, "two 16 B stores in sector 1: seg 32");
 
     /* 7. Unaligned base crossing into the next line: 4 B lanes from 0x5040:
@@ -457,7 +457,7 @@ static void test_coalesce_hand(const struct coalescer *c)
      * 0/64. Store: 3 flits each. */
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x5040 + 4 * i;
-    n = run(c, ALL, a, 4, COAL_STORE, COAL_CO_CA, o);
+    n = run(c, ALL, a, 4, COAL_STORE, MEMOP_CO_CA, o);
     TAP_EQ_U64(n, 2, "base 0x5040: 2 transactions");
     check_txn(&o[0], 0x5000, 0x0000FFFF, 0, ONES, 0xC, 64, 64, 3, 1, 0, "base 0x5040: upper half of 0x5000, seg 64@64");
     check_txn(&o[1], 0x5080, 0xFFFF0000, ONES, 0, 0x3, 0, 64, 3, 1, 0, "base 0x5040: lower half of 0x5080, seg 64@0");
@@ -465,36 +465,36 @@ static void test_coalesce_hand(const struct coalescer *c)
     /* 8. Byte and half-word stores. */
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x6000 + i; /* 32 bytes 0..31 */
-    n = run(c, ALL, a, 1, COAL_STORE, COAL_CO_CA, o);
+    n = run(c, ALL, a, 1, COAL_STORE, MEMOP_CO_CA, o);
     check_txn(&o[0], 0x6000, ALL, 0xFFFFFFFFull, 0, 0x1, 0, 32, 2, 1, 0,
               "32 byte stores 0..31: byte mask 32 bits, seg 32, ceil(40/32) = 2 flits");
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x6100 + 2 * i; /* 64 bytes 0..63 */
-    n = run(c, ALL, a, 2, COAL_STORE, COAL_CO_CA, o);
+    n = run(c, ALL, a, 2, COAL_STORE, MEMOP_CO_CA, o);
     check_txn(&o[0], 0x6100, ALL, ONES, 0, 0x3, 0, 64, 3, 1, 0,
               "32 half-word stores 0..63: seg 64, ceil(72/32) = 3 flits");
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x6220 + 2 * i; /* bytes 32..95: crosses the 64 B boundary */
-    n = run(c, ALL, a, 2, COAL_STORE, COAL_CO_CA, o);
+    n = run(c, ALL, a, 2, COAL_STORE, MEMOP_CO_CA, o);
     check_txn(&o[0], 0x6200, ALL, 0xFFFFFFFF00000000ull, 0x00000000FFFFFFFFull, 0x6, 0, 128, 5, 1, 0,
               "half-words at bytes 32..95: 2 sectors but no aligned 64 B piece holds them -> seg 128, 5 flits");
     a[0] = 0x6347; /* one byte at offset 71 */
-    n = run(c, 0x1, a, 1, COAL_STORE, COAL_CO_CA, o);
+    n = run(c, 0x1, a, 1, COAL_STORE, MEMOP_CO_CA, o);
     check_txn(&o[0], 0x6300, 0x1, 0, 1ull << 7, 0x4, 64, 32, 2, 1, 0, "one byte at offset 71: sector 2, seg 32@64, 2 flits");
     a[0] = 0x6400;
     a[1] = 0x643F; /* bytes 0 and 63 */
-    n = run(c, 0x3, a, 1, COAL_STORE, COAL_CO_CA, o);
+    n = run(c, 0x3, a, 1, COAL_STORE, MEMOP_CO_CA, o);
     check_txn(&o[0], 0x6400, 0x3, 1ull | 1ull << 63, 0, 0x3, 0, 64, 3, 1, 0, "bytes 0 and 63: seg 64@0, 3 flits");
 
     /* 9. Atomics: always bypass; both directions sized like a store. */
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x7004; /* every lane on one word */
-    n = run(c, ALL, a, 4, COAL_ATOMIC, COAL_CO_CA, o);
+    n = run(c, ALL, a, 4, COAL_ATOMIC, MEMOP_CO_CA, o);
     TAP_EQ_U64(n, 1, "32 atomics on one word: 1 transaction (lanes applied in lane order at L2)");
     check_txn(&o[0], 0x7000, ALL, 0xF0, 0, 0x1, 0, 32, 2, 2, 1, "same-word atomics: bytes 4..7, seg 32, 2/2 flits, bypass");
     for (unsigned i = 0; i < 4; i++)
         a[i] = 0x7000 + 64 * i; /* offsets 0, 64 | 0, 64 of the next line */
-    n = run(c, 0xF, a, 4, COAL_ATOMIC, COAL_CO_CA, o);
+    n = run(c, 0xF, a, 4, COAL_ATOMIC, MEMOP_CO_CA, o);
     TAP_EQ_U64(n, 2, "atomics over 2 lines: 2 transactions");
     check_txn(&o[0], 0x7000, 0x3, 0xF, 0xF, 0x5, 0, 128, 5, 5, 1, "atomics line 0x7000: lanes 0,1, sectors 0,2, seg 128, 5/5");
     check_txn(&o[1], 0x7080, 0xC, 0xF, 0xF, 0x5, 0, 128, 5, 5, 1, "atomics line 0x7080: lanes 2,3");
@@ -502,7 +502,7 @@ static void test_coalesce_hand(const struct coalescer *c)
     /* 10. Cache operators: bypass for .cg .cv .volatile loads only. */
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x1000 + 4 * i;
-    static const unsigned cops[] = {COAL_CO_CA, COAL_CO_CG, COAL_CO_CS, COAL_CO_LU, COAL_CO_CV, COAL_CO_VOLATILE};
+    static const unsigned cops[] = {MEMOP_CO_CA, MEMOP_CO_CG, MEMOP_CO_CS, MEMOP_CO_LU, MEMOP_CO_CV, MEMOP_CO_VOLATILE};
     static const int want_bypass[] = {0, 1, 0, 0, 1, 1};
     ok = 1;
     for (unsigned k = 0; k < ARRAY_LEN(cops); k++) {
@@ -515,7 +515,7 @@ static void test_coalesce_hand(const struct coalescer *c)
     /* 11. Order: lanes touch lines in descending order -> output ascending. */
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x9000 + 128 * (31 - i);
-    n = run(c, ALL, a, 4, COAL_LOAD, COAL_CO_CA, o);
+    n = run(c, ALL, a, 4, COAL_LOAD, MEMOP_CO_CA, o);
     ok = n == 32;
     for (unsigned k = 0; k < n; k++)
         ok &= o[k].line_addr == 0x9000 + 128 * k && o[k].lanes == 1u << (31 - k);
@@ -532,7 +532,7 @@ static void test_coalesce_bounds(const struct coalescer *c)
     uint64_t a[32];
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x100000 + 4096 * i;
-    unsigned n = run(c, ALL, a, 16, COAL_STORE, COAL_CO_CA, buf);
+    unsigned n = run(c, ALL, a, 16, COAL_STORE, MEMOP_CO_CA, buf);
     TAP_OK(n == COAL_MAX_TXN && memcmp(&buf[COAL_MAX_TXN], &canary, sizeof canary) == 0,
            "32 lines fill exactly COAL_MAX_TXN entries, nothing written past them");
 
@@ -596,8 +596,8 @@ static void test_coalesce_random(const struct coalescer *c)
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x1000 + 4 * i;
     struct coal_txn got[COAL_MAX_TXN], want[COAL_MAX_TXN];
-    unsigned ng = run(c, ALL, a, 4, COAL_LOAD, COAL_CO_CA, got);
-    unsigned nw = ref_coalesce(&g, ALL, a, 4, COAL_LOAD, COAL_CO_CA, want, 0);
+    unsigned ng = run(c, ALL, a, 4, COAL_LOAD, MEMOP_CO_CA, got);
+    unsigned nw = ref_coalesce(&g, ALL, a, 4, COAL_LOAD, MEMOP_CO_CA, want, 0);
     TAP_EQ_U64(txn_diff(got, ng, want, nw), 0, "fault check baseline: correct expected set matches");
     want[0].bytes[1] ^= 1ull << 17;
     TAP_OK(txn_diff(got, ng, want, nw) == 1, "fault: one flipped byte-mask bit in the expected set is reported");
@@ -643,7 +643,7 @@ static void test_coalesce_geometry(void)
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x2000 + 4 * i;
     struct coal_txn o[COAL_MAX_TXN];
-    unsigned n = run(&c, ALL, a, 4, COAL_LOAD, COAL_CO_CA, o);
+    unsigned n = run(&c, ALL, a, 4, COAL_LOAD, MEMOP_CO_CA, o);
     /* line packet ceil((8+64)/32) = 3 flits */
     TAP_OK(n == 2 && o[0].line_addr == 0x2000 && o[1].line_addr == 0x2040 && o[0].sectors == 0xF &&
                o[0].bytes[0] == ONES && o[0].bytes[1] == 0 && o[0].reply_flits == 3 && o[0].lanes == 0xFFFF,
@@ -673,13 +673,13 @@ static void test_coalesce_stats(const struct coalescer *c)
     unsigned n;
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x1000 + 4 * i;
-    n = run(c, ALL, a, 4, COAL_LOAD, COAL_CO_CA, o); /* 1 txn, 4 sectors, flits 1/5 */
+    n = run(c, ALL, a, 4, COAL_LOAD, MEMOP_CO_CA, o); /* 1 txn, 4 sectors, flits 1/5 */
     coal_stats_add(&st, o, n);
     for (unsigned i = 0; i < 32; i++)
         a[i] = 0x10000 + 128 * i;
-    n = run(c, ALL, a, 4, COAL_STORE, COAL_CO_CA, o); /* 32 txns x 1 sector, flits 2/1 each */
+    n = run(c, ALL, a, 4, COAL_STORE, MEMOP_CO_CA, o); /* 32 txns x 1 sector, flits 2/1 each */
     coal_stats_add(&st, o, n);
-    n = run(c, 0, a, 4, COAL_LOAD, COAL_CO_CA, o); /* nothing: not counted */
+    n = run(c, 0, a, 4, COAL_LOAD, MEMOP_CO_CA, o); /* nothing: not counted */
     coal_stats_add(&st, o, n);
     uint64_t v = 0;
     int ok = stats_get_u64(reg, "ldst.coalesce.insts", &v) && v == 2;               /* 2 instructions */

@@ -1,4 +1,4 @@
-/* tests/test_config.c: the configuration system (sim/config.c).
+/* tests/test_config.c: the configuration system (sim/cfg/config.c).
  *
  * Covers value parsing of every type with units and bad input (through
  * cfg_parse_value with local key rows, because the registered tables do not
@@ -21,11 +21,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/config.h"
-#include "sim/diag.h"
-#include "sim/gpu_cfg.h"
-#include "sim/json.h"
-#include "sim/sim_cfg.h"
+#include "sim/cfg/config.h"
+#include "sim/base/diag.h"
+#include "sim/gpu/gpu_cfg.h"
+#include "sim/base/json.h"
+#include "sim/cfg/sim_cfg.h"
 #include "tap.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -963,7 +963,7 @@ static void test_independent(void)
     diag_fini(&d);
 }
 
-/* Keys renamed to the spec's names (sim/cfg_registry.c): the old name is an
+/* Keys renamed to the spec's names (sim/cfg/registry.c): the old name is an
  * unknown key with the hint "renamed to 'new'", in a file (file:line) and as
  * -o; the new name is accepted and sets the same value. */
 static void test_renamed_keys(void)

@@ -1,12 +1,12 @@
-/* tests/test_dispatch.c: the CTA dispatcher (sim/dispatch.c) and its
- * round-robin policy (sim/dispatch_rr.c) against hand-worked examples from
+/* tests/test_dispatch.c: the CTA dispatcher (sim/dispatch/dispatch.c) and its
+ * round-robin policy (sim/dispatch/dispatch_rr.c) against hand-worked examples from
  * spec baseline-gpu.md 2.1 / 2.10 on the gtx480 SM budgets (8 CTA slots,
  * 1536 threads, 48 warps, 32768 registers, 48 KB shared memory, 15 SMs),
  * plus a naive reference model driven with random completion orders, and
  * injected faults that the checker must catch. All times are simulated
  * core cycles passed in by the test.
  */
-#include "sim/dispatch.h"
+#include "sim/dispatch/dispatch.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* tests/test_dram.c: DRAM controller + GDDR5 channel (partitions/dram.c,
+/* tests/test_dram.c: DRAM controller + GDDR5 channel (partitions/dram/dram.c,
  * dram_frfcfs.c, dram_fcfs.c), its key table (dram_cfg.c) and the address
- * map (partitions/addrmap.c).
+ * map (partitions/addrmap/addrmap.c).
  *
  * Timing expectations are DRAM command cycles computed by hand from the
  * gtx480 defaults (spec baseline-gpu.md §3.3):
@@ -24,11 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "partitions/addrmap.h"
-#include "partitions/dram.h"
-#include "sim/common.h"
-#include "sim/config.h"
-#include "sim/stats.h"
+#include "partitions/addrmap/addrmap.h"
+#include "partitions/dram/dram.h"
+#include "sim/base/common.h"
+#include "sim/cfg/config.h"
+#include "sim/base/stats.h"
 #include "tap.h"
 
 /* ------------------------------------------------------------------ harness */

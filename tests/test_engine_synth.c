@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config.h"
-#include "sim/diag.h"
-#include "sim/gpu_cfg.h"
-#include "sim/sim_cfg.h"
-#include "sim/synth.h"
+#include "sim/cfg/config.h"
+#include "sim/base/diag.h"
+#include "sim/gpu/gpu_cfg.h"
+#include "sim/cfg/sim_cfg.h"
+#include "sim/synth/synth.h"
 #include "support/synth_ref.h"
 #include "sync/engine.h"
 #include "tap.h"

@@ -1,5 +1,5 @@
 /* tests/test_fetch.c: instruction fetch, decode and I-buffer of an SM
- * (sim/sm/fetch.c) on top of the instruction cache (sim/sm/l1ro.c).
+ * (sim/sm/front/fetch.c) on top of the instruction cache (sim/sm/lsu/l1ro.c).
  *
  * Every timing value is in simulated pipeline cycles, computed by hand from
  * the gtx480 l1i defaults (2 KB, 4-way, 128 B lines, MSHR 2 x 32, miss queue
@@ -29,12 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 #include "sim/mem/memreq.h"
 #include "sim/ptx/ir.h"
-#include "sim/sm/fetch.h"
-#include "sim/sm/l1ro.h"
-#include "sim/stats.h"
+#include "sim/sm/front/fetch.h"
+#include "sim/sm/lsu/l1ro.h"
+#include "sim/base/stats.h"
 #include "tap.h"
 
 #define MAXW 48u   /* sm.max_warps (gtx480) */

@@ -1,11 +1,11 @@
-/* tests/test_icnt.c: the interconnect halves (sim/icnt.c), the topology
- * policies (sim/icnt_xbar.c) and the icnt_net.* configuration
- * (sim/icnt_cfg.c).
+/* tests/test_icnt.c: the interconnect halves (sim/icnt/icnt.c), the topology
+ * policies (sim/icnt/topology.c) and the icnt_net.* configuration
+ * (sim/icnt/icnt_cfg.c).
  *
  * Every number is in simulated interconnect cycles and is derived by hand
  * from the gtx480 defaults (L = icnt.min_latency = 8, flit 32 B, header
  * 8 B, inj_buf 9 flits, rx FIFO F = 2L + 2 = 18 flits) and the rules in
- * sim/icnt.h: a flit sent by the tx tick at s arrives at s + L and may be
+ * sim/icnt/icnt.h: a flit sent by the tx tick at s arrives at s + L and may be
  * taken by the rx tick at s + L; its credit arrives back at s + 2L and is
  * usable by the tx tick at that cycle.
  *
@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config.h"
-#include "sim/icnt.h"
-#include "sim/stats.h"
+#include "sim/cfg/config.h"
+#include "sim/icnt/icnt.h"
+#include "sim/base/stats.h"
 #include "tap.h"
 
 #define N_SM 15u

@@ -1,5 +1,5 @@
-/* tests/test_l1.c: the SM's L1 data cache (sim/sm/l1d.c) and the read-only
- * constant / instruction caches (sim/sm/l1ro.c).
+/* tests/test_l1.c: the SM's L1 data cache (sim/sm/lsu/l1d.c) and the read-only
+ * constant / instruction caches (sim/sm/lsu/l1ro.c).
  *
  * Every timing value is in simulated core cycles and computed by hand from
  * the gtx480 defaults (spec baseline-gpu.md 1.2, 2.6, 3.3, 4.2) and the
@@ -22,11 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/common.h"
-#include "sim/config.h"
-#include "sim/sm/l1d.h"
-#include "sim/sm/l1ro.h"
-#include "sim/stats.h"
+#include "sim/base/common.h"
+#include "sim/cfg/config.h"
+#include "sim/sm/lsu/l1d.h"
+#include "sim/sm/lsu/l1ro.h"
+#include "sim/base/stats.h"
 #include "tap.h"
 
 #define MEM_BYTES (8u << 20) /* fake device memory: 8 MB */

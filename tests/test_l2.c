@@ -1,8 +1,8 @@
-/* tests/test_l2.c: the L2 slice (partitions/l2.c), its tag array
+/* tests/test_l2.c: the L2 slice (partitions/l2/l2.c), its tag array
  * (sim/mem/tagarray.c) and MSHR table (sim/mem/mshr.c).
  *
  * Every timing number is in simulated L2 cycles and is derived by hand from
- * the rules in partitions/l2.h (R = ROP delay, n = ceil(size / 32), F = 4):
+ * the rules in partitions/l2/l2.h (R = ROP delay, n = ceil(size / 32), F = 4):
  *   push at t -> lookup a = t + max(R, 1); hit reply at a + 1 + n;
  *   miss -> DRAM read popped at a + 1; fill given at f0 -> processed at
  *   f0 + 1 -> replies at f0 + 5, f0 + 6, ...
@@ -23,13 +23,13 @@
 #include <string.h>
 
 #include "sim/func/atomic_ops.h"
-#include "partitions/l2.h"
-#include "sim/config.h"
+#include "partitions/l2/l2.h"
+#include "sim/cfg/config.h"
 #include "sim/func/fpu.h"
 #include "sim/mem/mshr.h"
 #include "sim/mem/tagarray.h"
 #include "sim/ptx/ir.h"
-#include "sim/stats.h"
+#include "sim/base/stats.h"
 #include "tap.h"
 
 /* ------------------------------------------------------------- harness */

@@ -1,4 +1,4 @@
-/* tests/test_ldst.c: the SM's LD/ST unit (sim/sm/ldst.c).
+/* tests/test_ldst.c: the SM's LD/ST unit (sim/sm/lsu/ldst.c).
  *
  * Every timing value is in simulated core cycles, computed by hand from the
  * gtx480 defaults (l1d.hit_latency 1, l1c.hit_latency 1, l1d.miss_queue 8,
@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 #include "sim/ptx/ir.h"
-#include "sim/sm/ldst.h"
-#include "sim/stats.h"
+#include "sim/sm/lsu/ldst.h"
+#include "sim/base/stats.h"
 #include "sim/ptx/memorder.h"
 #include "tap.h"
 
@@ -252,7 +252,7 @@ static void test_cg_store_atomic_fence(void)
     rig_init(&r);
     cyc(&r);
     struct memop m = mk(1, 0, MEMOP_LOAD, MEMOP_GLOBAL, 4, 0xffffffffu);
-    m.cache_op = COAL_CO_CG;
+    m.cache_op = MEMOP_CO_CG;
     for (int i = 0; i < 32; i++)
         m.addr[i] = 0x2000 + 4u * i;
     uint64_t t0 = push(&r, &m);

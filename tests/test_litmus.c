@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "gpusim.h"
-#include "sim/common.h"
+#include "sim/base/common.h"
 #include "tap.h"
 
 #define INST 60  /* instances per launch */

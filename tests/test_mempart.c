@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "sim/func/atomic_ops.h"
-#include "partitions/mempart.h"
-#include "sim/gpu_cfg.h"
+#include "partitions/mempart/mempart.h"
+#include "sim/gpu/gpu_cfg.h"
 #include "tap.h"
 
 #define STORE_BYTES (1u << 22) /* partition-local bytes held by the test store */

@@ -1,5 +1,5 @@
 /* tests/test_mempart_unit.c: the memory partition on the real parallel
- * engine (partitions/mempart_unit.c), with fake SM partitions whose units
+ * engine (partitions/mempart/mempart_unit.c), with fake SM partitions whose units
  * inject requests through an icnt_tx (request network) and take replies
  * through an icnt_rx (reply network), all over engine messages.
  *
@@ -12,14 +12,14 @@
 #include <string.h>
 
 #include "sim/func/atomic_ops.h"
-#include "partitions/mempart_unit.h"
-#include "sim/config.h"
-#include "sim/diag.h"
+#include "partitions/mempart/mempart_unit.h"
+#include "sim/cfg/config.h"
+#include "sim/base/diag.h"
 #include "sim/mem/devmem.h"
-#include "sim/gpu_cfg.h"
-#include "sim/json.h"
+#include "sim/gpu/gpu_cfg.h"
+#include "sim/base/json.h"
 #include "sim/ptx/ir.h"
-#include "sim/sim_cfg.h"
+#include "sim/cfg/sim_cfg.h"
 #include "tap.h"
 
 #define N_CH 6u

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/icnt.h"
-#include "sim/sm/coalesce.h"
+#include "sim/icnt/icnt.h"
+#include "sim/sm/lsu/coalesce.h"
 #include "tap.h"
 
 #define L 8u

@@ -19,13 +19,13 @@
 #include <unistd.h>
 
 #include "gpusim.h"
-#include "sim/ptx/kpass.h"
-#include "sim/ptx/kpass_rt.h"
-#include "sim/ptx/kprofile.h"
+#include "sim/ptx/passes/kpass.h"
+#include "sim/ptx/passes/kpass_rt.h"
+#include "sim/ptx/passes/kprofile.h"
 #include "sim/ptx/ptx.h"
-#include "sim/runtime_internal.h"
-#include "sim/sim_cfg.h"
-#include "sim/stats.h"
+#include "sim/api/runtime_internal.h"
+#include "sim/cfg/sim_cfg.h"
+#include "sim/base/stats.h"
 #include "tap.h"
 
 /* ------------------------------------------------------------ kernels */

@@ -1,5 +1,5 @@
 /* tests/test_pipes.c: operand collectors, register banks, execution pipes
- * and writeback (sim/sm/opcoll.c, sim/sm/pipes.c; docs/pipes.md).
+ * and writeback (sim/sm/rf/opcoll.c, sim/sm/exec/pipes.c; docs/pipes.md).
  *
  * Every expected cycle is computed by hand from the gtx480 defaults and the
  * rules in docs/pipes.md; the arithmetic is next to each value. Timeline of
@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config.h"
+#include "sim/cfg/config.h"
 #include "sim/ptx/ir.h"
-#include "sim/sm/opcoll.h"
-#include "sim/sm/pipes.h"
+#include "sim/sm/rf/opcoll.h"
+#include "sim/sm/exec/pipes.h"
 #include "tap.h"
 
 #define MAX_OPS 4096

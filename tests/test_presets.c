@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config.h"
-#include "sim/diag.h"
-#include "sim/gpu_cfg.h"
-#include "sim/sim_cfg.h"
+#include "sim/cfg/config.h"
+#include "sim/base/diag.h"
+#include "sim/gpu/gpu_cfg.h"
+#include "sim/cfg/sim_cfg.h"
 #include "tap.h"
 
 /* Sections a preset does not have to set. */

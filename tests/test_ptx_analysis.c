@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ptx/passes.h"
+#include "sim/ptx/passes/passes.h"
 #include "sim/ptx/ptx.h"
 #include "tap.h"
 

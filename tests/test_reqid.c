@@ -21,13 +21,13 @@
 #include <string.h>
 
 #include "sim/func/atomic_ops.h"
-#include "partitions/dram_sched.h"
-#include "partitions/mempart.h"
-#include "sim/common.h"
-#include "sim/gpu_cfg.h"
+#include "partitions/dram/dram_sched.h"
+#include "partitions/mempart/mempart.h"
+#include "sim/base/common.h"
+#include "sim/gpu/gpu_cfg.h"
 #include "sim/ptx/ir.h"
-#include "sim/sm/ldst.h"
-#include "sim/sm/sched.h"
+#include "sim/sm/lsu/ldst.h"
+#include "sim/sm/sched/sched.h"
 #include "tap.h"
 
 /* ================================================================ LD/ST rig */

@@ -1,5 +1,5 @@
 /* tests/test_rf.c: the register-file unit (sim/sm/rf.{c,h}, rf_sram.c) and
- * its use by the operand collectors (sim/sm/opcoll.c; docs/rf.md).
+ * its use by the operand collectors (sim/sm/rf/opcoll.c; docs/rf.md).
  *
  * Every expected cycle is computed by hand; the arithmetic is next to each
  * value. Pipeline timeline (docs/pipes.md): an op issued at cycle i has its
@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/config.h"
-#include "sim/sm/opcoll.h"
-#include "sim/sm/pipes.h"
-#include "sim/sm/rf.h"
-#include "sim/stats.h"
+#include "sim/cfg/config.h"
+#include "sim/sm/rf/opcoll.h"
+#include "sim/sm/exec/pipes.h"
+#include "sim/sm/rf/rf.h"
+#include "sim/base/stats.h"
 #include "tap.h"
 
 #define MAX_OPS 64

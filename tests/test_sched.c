@@ -1,5 +1,5 @@
 /* tests/test_sched.c: warp schedulers (LRR, GTO, two-level) and the
- * scoreboard (sim/sm/sched.h, sim/sm/scoreboard.h; docs/sched.md).
+ * scoreboard (sim/sm/sched/sched.h, sim/sm/sched/scoreboard.h; docs/sched.md).
  *
  * Two fake SMs drive the schedulers cycle by cycle:
  *  - a scripted SM: the test sets each warp's check() answer and issue flags
@@ -16,14 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/common.h"
-#include "sim/config.h"
-#include "sim/diag.h"
+#include "sim/base/common.h"
+#include "sim/cfg/config.h"
+#include "sim/base/diag.h"
 #include "sim/ptx/ir.h"
 #include "sim/ptx/ptx.h"
-#include "sim/sm/scoreboard.h"
-#include "sim/sm/sched.h"
-#include "sim/stats.h"
+#include "sim/sm/sched/scoreboard.h"
+#include "sim/sm/sched/sched.h"
+#include "sim/base/stats.h"
 #include "tap.h"
 
 #define NW 48 /* warp slots (sm.max_warps) */

@@ -1,4 +1,4 @@
-/* tests/test_stats.c: the statistics registry (sim/stats.c).
+/* tests/test_stats.c: the statistics registry (sim/base/stats.c).
  *
  * Covers aggregation of every kind over instances, the JSON shapes of
  * singletons and instanced statistics, per-kernel deltas, deterministic
@@ -17,9 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/common.h"
-#include "sim/json.h"
-#include "sim/stats.h"
+#include "sim/base/common.h"
+#include "sim/base/json.h"
+#include "sim/base/stats.h"
 #include "tap.h"
 
 /* ----------------------------------------------------------------- helpers */

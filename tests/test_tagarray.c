@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 #include "sim/mem/tagarray.h"
 #include "sim/mem/victags.h"
 #include "tap.h"

@@ -1,4 +1,4 @@
-/* tests/test_timing.c: the assembled timing mode (sim/gpu.c, sim/sm/sm.c)
+/* tests/test_timing.c: the assembled timing mode (sim/gpu/gpu.c, sim/sm/sm.c)
  * through the public API: results, host and device-to-device copies
  * through the L2 across kernels, identical statistics for any host thread count, errors
  * (faults, deadlock, watchdog, unusable clocks), two contexts in one process.

@@ -24,11 +24,11 @@
 #include <string.h>
 
 #include "gpusim.h"
-#include "sim/config.h"
-#include "sim/diag.h"
+#include "sim/cfg/config.h"
+#include "sim/base/diag.h"
 #include "sim/mem/devmem.h"
-#include "sim/sim_cfg.h"
-#include "sim/sm/smem_banks.h"
+#include "sim/cfg/sim_cfg.h"
+#include "sim/sm/lsu/smem_banks.h"
 #include "tap.h"
 #include "tests/support/ubench_expect.h"
 
@@ -455,7 +455,7 @@ static void test_expect(const struct sim_cfg *cfg)
         mism_fault += wrong_form != naive;
     }
     TAP_EQ_I64(mism_naive, 0, "smem: gcd closed form = naive per-bank count for strides 0..128");
-    TAP_EQ_I64(mism_unit, 0, "smem: expected cycles = sim/sm/smem_banks.c for strides 0..128");
+    TAP_EQ_I64(mism_unit, 0, "smem: expected cycles = sim/sm/lsu/smem_banks.c for strides 0..128");
     TAP_OK(mism_fault > 0, "fault injection: a wrong smem formula differs from the naive count (%d strides)",
            mism_fault);
 

@@ -6,7 +6,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "sim/json.h"
+#include "sim/base/json.h"
 #include "sync/topo.h"
 
 void machine_probe(struct machine *m)

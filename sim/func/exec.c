@@ -31,7 +31,7 @@
 #include "sim/func/fpu.h"
 #include "sim/func/func.h"
 #include "sim/ptx/ir.h"
-#include "sim/stats.h"
+#include "sim/base/stats.h"
 
 /* ------------------------------------------------------------ ALU paths */
 static void exec_setp(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in,

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "gpusim.h"
-#include "sim/common.h"
+#include "sim/base/common.h"
 #include "sim/func/fpu.h"
 #include "sim/func/func.h"
 #include "sim/ptx/ir.h"

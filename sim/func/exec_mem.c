@@ -14,7 +14,7 @@
 #include "sim/func/fpu.h"
 #include "sim/func/func.h"
 #include "sim/ptx/ir.h"
-#include "sim/sm/memop.h"
+#include "sim/func/memop.h"
 
 /* ---------------------------------------------------------------- memory */
 static const char *space_word(unsigned sp)

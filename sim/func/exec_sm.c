@@ -13,8 +13,7 @@
 #include "sim/func/func.h"
 #include "sim/ptx/ir.h"
 #include "sim/ptx/memorder.h"
-#include "sim/sm/coalesce.h"
-#include "sim/sm/memop.h"
+#include "sim/func/memop.h"
 
 /* ------------------------------------------------- timing-mode interface */
 /* The per-SM executor of timing mode is a struct exec whose CTA slots are
@@ -128,16 +127,16 @@ static uint8_t memop_space_of(unsigned sp)
 static uint8_t cache_op_of(const struct ptx_insn *in, uint32_t order)
 {
     if (in->flags & PTX_F_VOLATILE)
-        return COAL_CO_VOLATILE;
+        return MEMOP_CO_VOLATILE;
     if (order & MO_ORD_BYPASS_L1) /* .relaxed/.acquire at gpu scope read the L2 (docs/memmodel.md) */
-        return COAL_CO_CV;
+        return MEMOP_CO_CV;
     switch (in->cache) {
-    case PTX_CACHE_CG: return COAL_CO_CG;
-    case PTX_CACHE_CS: return COAL_CO_CS;
-    case PTX_CACHE_LU: return COAL_CO_LU;
-    case PTX_CACHE_CV: return COAL_CO_CV;
-    case PTX_CACHE_WT: return COAL_CO_WT;
-    default: return COAL_CO_CA;
+    case PTX_CACHE_CG: return MEMOP_CO_CG;
+    case PTX_CACHE_CS: return MEMOP_CO_CS;
+    case PTX_CACHE_LU: return MEMOP_CO_LU;
+    case PTX_CACHE_CV: return MEMOP_CO_CV;
+    case PTX_CACHE_WT: return MEMOP_CO_WT;
+    default: return MEMOP_CO_CA;
     }
 }
 

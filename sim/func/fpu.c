@@ -9,7 +9,7 @@
  */
 #include "sim/func/fpu.h"
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 
 #include <fenv.h>
 #include <math.h>

@@ -37,8 +37,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/common.h"
-#include "sim/stats.h"
+#include "sim/base/common.h"
+#include "sim/base/stats.h"
 
 struct ptx_module;
 struct ptx_func;
@@ -82,7 +82,7 @@ struct func_stats {
 /* Register every field with the registry (group "func", singleton). */
 void func_stats_register(struct func_stats *st, struct stats *reg);
 
-/* Watches a functional run (sim/ptx/kprofile.c records profiles with it).
+/* Watches a functional run (sim/ptx/passes/kprofile.c records profiles with it).
  * Functional mode only (func_run); the timing model's per-SM executors
  * never call it. NULL in func_launch.observer costs one predictable branch
  * per warp instruction and per global access. Callbacks run on the thread
@@ -122,7 +122,7 @@ struct func_launch {
     struct func_stats *st;         /* counters to update */
     const struct func_observer *observer; /* functional mode: watches the run, NULL = none */
     const struct kpass_regmap *regmap; /* timing view of physical registers after kernel-time
-                                          passes (sim/ptx/kpass.h), NULL = as allocated;
+                                          passes (sim/ptx/passes/kpass.h), NULL = as allocated;
                                           the functional executor ignores it */
     char *err;                     /* message on failure */
     size_t err_len;                /* bytes at err */
@@ -151,7 +151,7 @@ int func_run(const struct func_launch *l);
  * changes from functional mode (docs/timing.md):
  *  - global loads, stores and atomics (generic addresses that resolve to
  *    global included) are not performed at issue: func_sm_issue fills a
- *    struct memop (sim/sm/memop.h) with per-lane addresses, store data and
+ *    struct memop (sim/func/memop.h) with per-lane addresses, store data and
  *    atomic operands; the LD/ST unit carries them through the caches, and
  *    func_sm_mem_complete writes the loaded values / old values into the
  *    destination registers when the data is back;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "gpusim.h"
-#include "sim/common.h"
+#include "sim/base/common.h"
 
 void devmem_init(struct devmem *m, uint64_t limit)
 {

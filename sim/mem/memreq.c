@@ -4,7 +4,7 @@
  * packet carries after its header; the network turns them into flits
  * (icnt_flits: ceil((icnt.header + payload) / icnt.flit)). The rows of the
  * four baseline operations reproduce spec 2.7 exactly (icnt_req_flits /
- * icnt_reply_flits in sim/icnt_cfg.c give the same counts; test_icnt checks
+ * icnt_reply_flits in sim/icnt/icnt_cfg.c give the same counts; test_icnt checks
  * it), so registering a kind never changes the timing of the others.
  */
 #include "sim/mem/memreq.h"

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 
 void mshr_init(struct mshr *m, uint32_t n_entries, uint32_t max_merge, uint32_t slot_bytes)
 {

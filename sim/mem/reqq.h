@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 #include "sim/mem/memreq.h"
 #include "sim/mem/ring.h"
 
@@ -51,14 +51,14 @@ static inline struct mem_req *reqq_push(struct reqq *q, uint64_t ready)
     return &m->req;
 }
 /* The head if it may leave at `cycle`, else NULL. */
-static inline const struct mem_req *reqq_peek(const struct reqq *q, uint64_t cycle)
+static inline const struct mem_req *reqq_peek(const struct reqq *q, cycle_t cycle)
 {
     if (q->r.n == 0 || q->last_pop == cycle + 1)
         return NULL;
     const struct reqq_entry *m = &q->e[q->r.head];
     return m->ready <= cycle ? &m->req : NULL;
 }
-static inline bool reqq_pop(struct reqq *q, struct mem_req *out, uint64_t cycle)
+static inline bool reqq_pop(struct reqq *q, struct mem_req *out, cycle_t cycle)
 {
     const struct mem_req *r = reqq_peek(q, cycle);
     if (!r)
@@ -69,7 +69,7 @@ static inline bool reqq_pop(struct reqq *q, struct mem_req *out, uint64_t cycle)
     return true;
 }
 /* Earliest cycle after `cycle` at which the head may leave (CYCLE_NEVER if empty). */
-static inline uint64_t reqq_next(const struct reqq *q, uint64_t cycle)
+static inline uint64_t reqq_next(const struct reqq *q, cycle_t cycle)
 {
     if (q->r.n == 0)
         return CYCLE_NEVER;

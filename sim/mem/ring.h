@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 
 struct idx_ring {
     uint32_t head; /* index of the oldest entry */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/common.h"
-#include "sim/stats.h"
+#include "sim/base/common.h"
+#include "sim/base/stats.h"
 
 /* ------------------------------------------------------------- policy registry */
 

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "sim/common.h"
+#include "sim/base/common.h"
 
 void vt_init(struct victags *v, uint32_t entries, uint32_t ways, uint32_t line_bytes)
 {

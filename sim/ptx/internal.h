@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/diag.h"
+#include "sim/base/diag.h"
 #include "sim/ptx/ir.h"
 
 /* ------------------------------------------------------------- arrays */

@@ -14,8 +14,8 @@
  * semantics qualifier but no scope has scope .sys (PTX ISA: the default
  * scope of a morally strong operation), treated as .gpu.
  *
- * What is not here: the cache actions themselves (sim/sm/ldst.c and
- * sim/sm/l1d.c perform them) and the functional (no-timing) mode, where
+ * What is not here: the cache actions themselves (sim/sm/lsu/ldst.c and
+ * sim/sm/lsu/l1d.c perform them) and the functional (no-timing) mode, where
  * every access acts on the backing store at issue and all of this holds
  * trivially.
  */

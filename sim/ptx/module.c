@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "sim/ptx/internal.h"
-#include "sim/ptx/passes.h"
+#include "sim/ptx/passes/passes.h"
 #include "sim/ptx/ptx.h"
 
 void ptx_func_free_contents(struct ptx_func *fn)

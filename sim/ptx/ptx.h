@@ -4,7 +4,7 @@
  * into the pre-decoded module of sim/ptx/ir.h, then runs the analyses the
  * executor and timing model need: CFG + immediate post-dominators
  * (reconvergence PCs), liveness and register allocation (pass pipeline of
- * sim/ptx/passes.c).
+ * sim/ptx/passes/passes.c).
  *
  * Errors are user errors (error channel (a)): every problem found is added
  * to the caller's struct diag as "file:line:col: message" naming the
@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "sim/diag.h"
+#include "sim/base/diag.h"
 #include "sim/ptx/ir.h"
 
 enum ptx_status {

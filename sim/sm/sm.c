@@ -7,12 +7,11 @@
 #include <string.h>
 
 #include "gpusim.h"
-#include "partitions/mempart_unit.h"
-#include "sim/icnt_msg.h"
+#include "sim/icnt/icnt_msg.h"
 #include "sim/ptx/ir.h"
-#include "sim/ptx/kpass.h"
+#include "sim/ptx/passes/kpass.h"
 #include "sim/ptx/memorder.h"
-#include "sim/sim_cfg.h"
+#include "sim/cfg/sim_cfg.h"
 
 /* pipe_op.tag: bit 63 = the instruction owns memop pool entry (bits 48-55);
  * bits 32-47 function, bits 0-31 instruction index. */
@@ -156,10 +155,9 @@ static void rx_send_credit(void *ctx, uint32_t to_src, uint32_t from_dst, uint64
 
 static uint32_t dst_ep(const struct sm *s, uint64_t addr)
 {
-    struct addrmap_loc loc;
-    bool ok = mpu_dev_locate(s->sh->map, s->sh->store_bytes, addr, &loc);
-    SIM_ASSERT(ok, "sm[%u]: request to unmapped device address 0x%" PRIx64, s->id, addr);
-    return mpu_ep_of_loc(s->sh->topo, &loc);
+    uint32_t ep = s->sh->route.ep_of(s->sh->route.ctx, addr);
+    SIM_ASSERT(ep != MEM_ROUTE_NONE, "sm[%u]: request to unmapped device address 0x%" PRIx64, s->id, addr);
+    return ep;
 }
 
 /* ------------------------------------------------------------ LD/ST hooks */
@@ -206,7 +204,7 @@ static void wb_push(struct sm *s, const struct pipe_op *op)
 }
 
 /* A memory instruction completed in the LD/ST unit at `cycle`. */
-static void ldst_done(void *ctx, const struct memop *op, const struct memop_result *res, uint64_t cycle)
+static void ldst_done(void *ctx, const struct memop *op, const struct memop_result *res, cycle_t cycle)
 {
     struct sm *s = ctx;
     (void)cycle;

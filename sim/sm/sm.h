@@ -8,11 +8,11 @@
  *   1. replies: the reply network's receiver half (icnt_rx) delivers into a
  *      sm.eject_buf-packet ejection buffer; its head goes to the instruction
  *      cache (request ids with SM_ID_INST) or to the LD/ST unit;
- *   2. LD/ST unit (sim/sm/ldst.c): caches, completions; a completed global
+ *   2. LD/ST unit (sim/sm/lsu/ldst.c): caches, completions; a completed global
  *      load or atomic writes its destination registers through the
  *      executor (func_sm_mem_complete); every memory instruction with
  *      destinations then queues for the LD/ST writeback port of the pipes;
- *   3. pipes and operand collectors (sim/sm/pipes.c, opcoll.c): writeback
+ *   3. pipes and operand collectors (sim/sm/exec/pipes.c, opcoll.c): writeback
  *      (which releases the scoreboard), dispatch, register-bank reads; the
  *      MEM latch feeds the LD/ST unit's input latch;
  *   4. fetch/decode and the I-buffer on the instruction cache (fetch.c);
@@ -49,20 +49,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "partitions/addrmap.h"
-#include "sim/common.h"
+#include "sim/icnt/route.h"
+#include "sim/base/common.h"
 #include "sim/func/func.h"
-#include "sim/icnt.h"
+#include "sim/icnt/icnt.h"
 #include "sim/mem/memreq.h"
-#include "sim/sm/fetch.h"
-#include "sim/sm/l1ro.h"
-#include "sim/sm/ldst.h"
-#include "sim/sm/memop.h"
-#include "sim/sm/opcoll.h"
-#include "sim/sm/pipes.h"
-#include "sim/sm/sched.h"
-#include "sim/sm/scoreboard.h"
-#include "sim/stats.h"
+#include "sim/sm/front/fetch.h"
+#include "sim/sm/lsu/l1ro.h"
+#include "sim/sm/lsu/ldst.h"
+#include "sim/func/memop.h"
+#include "sim/sm/rf/opcoll.h"
+#include "sim/sm/exec/pipes.h"
+#include "sim/sm/sched/sched.h"
+#include "sim/sm/sched/scoreboard.h"
+#include "sim/base/stats.h"
 #include "sync/engine.h"
 
 struct sim_cfg;
@@ -106,8 +106,7 @@ struct sm_shared {
     struct ldst_params lp;            /* LD/ST unit parameters from the config */
     const struct icnt_topo *topo;     /* network endpoints */
     const struct icnt_net_cfg *net;   /* flit sizes */
-    const struct addrmap *map;        /* address -> sub-partition */
-    uint64_t store_bytes;             /* partition-local bytes mapped (routing check) */
+    struct mem_route route;           /* device address -> sub-partition endpoint (sim/icnt/route.h) */
     const uint32_t *ep_unit;          /* [n_ep] engine unit hosting each endpoint */
     ps_t core_ps;                     /* core (= icnt) clock period (ps) */
     uint32_t pipe_div;                /* sm.pipe_clock_div: core edges per pipeline cycle */
@@ -133,7 +132,7 @@ struct sm {
     const struct sm_kernel *k;    /* running kernel, NULL between kernels */
     struct func_sm *fx;           /* executor of the running kernel on this SM */
     struct func_stats fst;        /* this SM's executor counters (added to the context's per kernel) */
-    uint64_t cycle;               /* current pipeline cycle (executor's %clock) */
+    cycle_t cycle;               /* current pipeline cycle (executor's %clock) */
     uint64_t last_cycle;          /* last ticked pipeline cycle (CYCLE_NEVER = none) */
     uint64_t last_issue;          /* pipeline cycle of the last issue (watchdog) */
     uint64_t pipe_next;           /* pipeline cycle the last pipeline step asked for (CYCLE_NEVER = none) */

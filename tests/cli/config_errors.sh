@@ -65,7 +65,7 @@ contains "$TMP/err" "own.cfg:2: key 'dram.banks' = 8: address map: the map has 4
 expect_exit 0 "address map: DDR3 8 banks x 32768 rows accepted" -- "$GPUSIM" config --show gtx480 -o dram.banks=8 -o dram.bank_groups=2 -o dram.rows=32768 -o 'dram.addr_map=dramid@8;RRRRRRRRRRRRRRR.BBCCCB.CCSSSSSS'
 expect_exit 0 "address map: 16 channels with D bits accepted" -- "$GPUSIM" config --show gtx480 -o mem.n_partitions=16 -o 'dram.addr_map=RRRRRRRRRRRR.BBBCCCCB.DDDD.CCSSSSSS'
 
-# Keys renamed to the spec's names (issue 10; sim/cfg_registry.c): the old
+# Keys renamed to the spec's names (issue 10; sim/cfg/registry.c): the old
 # name is refused with file:line and "renamed to 'new'", in a file and as -o.
 renamed="sched.n_sched:sm.n_sched:2 smem_banks.n_banks:smem.n_banks:32 smem_banks.width:smem.width:4
 smem_banks.warp_parts:smem.warp_parts:1 smem_banks.wide:smem.wide:phases dispatch.policy:cta.policy:rr

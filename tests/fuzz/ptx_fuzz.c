@@ -8,7 +8,7 @@
  *
  * Build (the lead wires this into CMake under GPUSIM_FUZZ):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. \
- *       tests/fuzz/ptx_fuzz.c sim/ptx/[a-z]*.c sim/diag.c sim/common.c -lm -o ptx_fuzz
+ *       tests/fuzz/ptx_fuzz.c sim/ptx/[a-z]*.c sim/base/diag.c sim/base/common.c -lm -o ptx_fuzz
  *   ./ptx_fuzz -max_total_time=60 -max_len=65536 tests/ptx   (seed corpus)
  */
 #include <stddef.h>

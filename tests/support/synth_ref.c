@@ -1,4 +1,4 @@
-/* tests/support/synth_ref.c: the synthetic model of sim/synth.h written as a
+/* tests/support/synth_ref.c: the synthetic model of sim/synth/synth.h written as a
  * plain sequential event-driven program, sharing no code with the engine.
  *
  * One global loop: T = the earliest pending message arrival or unit wake-up;

@@ -2,8 +2,8 @@
 #ifndef GPUSIM_TESTS_SUPPORT_SYNTH_REF_H
 #define GPUSIM_TESTS_SUPPORT_SYNTH_REF_H
 
-#include "sim/gpu_cfg.h"
-#include "sim/synth.h"
+#include "sim/gpu/gpu_cfg.h"
+#include "sim/synth/synth.h"
 
 /* Run the model to completion; fills out[n_units]; returns the time of the
  * last event (ps). */

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "partitions/addrmap.h"
+#include "partitions/addrmap/addrmap.h"
 #include "sim/mem/devmem.h"
 
 /* Clock-domain ranks of the spec 3.1 tie order (DRAM, L2, icnt, core). */

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim/sim_cfg.h"
+#include "sim/cfg/sim_cfg.h"
 
 /* Per-hop SM pipeline overhead allowed on top of the memory latency when a
  * timing run is compared with these values (core cycles). NOTE(sm-slack):

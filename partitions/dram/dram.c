@@ -1,0 +1,723 @@
+/* partitions/dram/dram.c: DRAM controller and GDDR5 channel. See dram.h for what
+ * is and is not modelled.
+ *
+ * One tick = one DRAM command cycle, stages in this order:
+ *   1. retire:   in-flight requests whose data is done leave (reads into the
+ *                return queue, writes complete);
+ *   2. schedule: the policy hands at most one waiting request to a free bank;
+ *   3. issue:    at most one command, banks tried in rotating priority;
+ *   4. admit:    the head of the delay line enters the scheduler queue.
+ * NOTE(stage-order): stages run back to front so that a request moves at
+ * most one step per cycle, except schedule->issue, which run in the same
+ * cycle on purpose: GPGPU-Sim 3.x (dram_t::cycle) hands a request to a bank
+ * and issues that bank's first command in one DRAM cycle, so a request that
+ * entered the queue in cycle c can ACT in c+1. Splitting them would add one
+ * DRAM cycle to every access.
+ *
+ * Timing: every constraint of spec §3.3 is one row of dram_constraints[]
+ * {scope, preceding commands, following commands, latency in named
+ * parameters}. dram_init evaluates the latencies once into
+ * lat[scope][prev][next]; issuing command C at cycle t raises the
+ * earliest-issue cycle of each following command in C's bank, bank group and
+ * channel. The per-cycle legality test is then three compares (plus the data
+ * bus and the return-queue reservation).
+ */
+#include "partitions/dram/dram.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "partitions/dram/dram_sched.h"
+
+/* --------------------------------------------------------- constraint table */
+
+enum dram_scope { DRAM_SCOPE_BANK = 0, DRAM_SCOPE_GROUP = 1, DRAM_SCOPE_CHAN = 2 };
+
+/* Latency expressions, in named configuration parameters (spec §3.3). */
+enum dram_lat_expr {
+    LAT_tRCD,   /* tRCD */
+    LAT_tRCDWR, /* tRCD - (tWL + 1): ACT -> WR, GPGPU-Sim's tRCDWR */
+    LAT_tRAS,   /* tRAS */
+    LAT_tRC,    /* tRC */
+    LAT_tRP,    /* tRP */
+    LAT_tRTP,   /* BL / data_cmd_ratio: RD -> PRE in the same bank (2) */
+    LAT_tWTP,   /* tWL + BL/ratio + tWR: WR -> PRE in the same bank (18) */
+    LAT_tCCDL,  /* tCCDL */
+    LAT_tRTPL,  /* tRTPL */
+    LAT_tCCDS,  /* tCCDS */
+    LAT_tRRD,   /* tRRD */
+    LAT_tRTW,   /* tCL + BL/ratio + 2 - tWL: RD -> WR anywhere in the channel (12) */
+    LAT_tWTR,   /* tWL + BL/ratio + tCDLR: WR -> RD anywhere in the channel (11) */
+};
+
+#define CMDM(c) (1u << (c))
+#define COLM (CMDM(DRAM_CMD_RD) | CMDM(DRAM_CMD_WR))
+
+struct dram_constraint {
+    enum dram_scope scope;   /* which instances share the constraint */
+    unsigned prev;           /* mask of preceding commands */
+    unsigned next;           /* mask of following commands */
+    enum dram_lat_expr lat;  /* minimum distance prev -> next (cycles) */
+};
+
+/* NOTE(no-window): GDDR5 as specified has no tFAW-style window constraint,
+ * so the table has no window column; add one with a per-scope history if a
+ * DDR preset needs tFAW. */
+static const struct dram_constraint dram_constraints[] = {
+    /* per bank */
+    {.scope = DRAM_SCOPE_BANK, .prev = CMDM(DRAM_CMD_ACT), .next = CMDM(DRAM_CMD_RD), .lat = LAT_tRCD},
+    {.scope = DRAM_SCOPE_BANK, .prev = CMDM(DRAM_CMD_ACT), .next = CMDM(DRAM_CMD_WR), .lat = LAT_tRCDWR},
+    {.scope = DRAM_SCOPE_BANK, .prev = CMDM(DRAM_CMD_ACT), .next = CMDM(DRAM_CMD_PRE), .lat = LAT_tRAS},
+    {.scope = DRAM_SCOPE_BANK, .prev = CMDM(DRAM_CMD_ACT), .next = CMDM(DRAM_CMD_ACT), .lat = LAT_tRC},
+    {.scope = DRAM_SCOPE_BANK, .prev = CMDM(DRAM_CMD_PRE), .next = CMDM(DRAM_CMD_ACT), .lat = LAT_tRP},
+    {.scope = DRAM_SCOPE_BANK, .prev = CMDM(DRAM_CMD_RD), .next = CMDM(DRAM_CMD_PRE), .lat = LAT_tRTP},
+    {.scope = DRAM_SCOPE_BANK, .prev = CMDM(DRAM_CMD_WR), .next = CMDM(DRAM_CMD_PRE), .lat = LAT_tWTP},
+    /* per bank group */
+    {.scope = DRAM_SCOPE_GROUP, .prev = COLM, .next = COLM, .lat = LAT_tCCDL},
+    {.scope = DRAM_SCOPE_GROUP, .prev = CMDM(DRAM_CMD_RD), .next = CMDM(DRAM_CMD_PRE), .lat = LAT_tRTPL},
+    /* per channel */
+    {.scope = DRAM_SCOPE_CHAN, .prev = COLM, .next = COLM, .lat = LAT_tCCDS},
+    {.scope = DRAM_SCOPE_CHAN, .prev = CMDM(DRAM_CMD_ACT), .next = CMDM(DRAM_CMD_ACT), .lat = LAT_tRRD},
+    {.scope = DRAM_SCOPE_CHAN, .prev = CMDM(DRAM_CMD_RD), .next = CMDM(DRAM_CMD_WR), .lat = LAT_tRTW},
+    {.scope = DRAM_SCOPE_CHAN, .prev = CMDM(DRAM_CMD_WR), .next = CMDM(DRAM_CMD_RD), .lat = LAT_tWTR},
+};
+
+static uint64_t lat_eval(const struct dram_cfg *c, enum dram_lat_expr e)
+{
+    uint64_t bl = c->burst / c->data_cmd_ratio; /* command cycles per burst */
+    switch (e) {
+    case LAT_tRCD: return c->tRCD;
+    case LAT_tRCDWR: return c->tRCD - (c->tWL + 1); /* validated >= 0 */
+    case LAT_tRAS: return c->tRAS;
+    case LAT_tRC: return c->tRC;
+    case LAT_tRP: return c->tRP;
+    case LAT_tRTP: return bl;
+    case LAT_tWTP: return c->tWL + bl + c->tWR;
+    case LAT_tCCDL: return c->tCCDL;
+    case LAT_tRTPL: return c->tRTPL;
+    case LAT_tCCDS: return c->tCCDS;
+    case LAT_tRRD: return c->tRRD;
+    case LAT_tRTW: return c->tCL + bl + 2 - c->tWL; /* validated >= 0 */
+    case LAT_tWTR: return c->tWL + bl + c->tCDLR;
+    }
+    sim_panic("dram: bad latency expression %d", (int)e);
+}
+
+const char *dram_cmd_name(enum dram_cmd c)
+{
+    static const char *const names[DRAM_N_CMD] = {"ACT", "PRE", "RD", "WR"};
+    return (unsigned)c < DRAM_N_CMD ? names[c] : "?";
+}
+
+/* ------------------------------------------------------------------- init */
+
+static void dram_init_report(void *ctx, const char *key, const char *msg)
+{
+    fprintf(stderr, "gpusim: dram %u: %s: %s\n", *(const unsigned *)ctx, key, msg);
+}
+
+void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
+{
+    if (dram_cfg_validate(cfg, dram_init_report, &channel_id) != 0)
+        sim_panic("dram %u: invalid configuration reached dram_init", channel_id);
+    memset(d, 0, sizeof *d);
+    d->cfg = *cfg;
+    d->channel_id = channel_id;
+    d->sched = cfg->sched == DRAM_SCHED_FCFS ? &dram_sched_fcfs : &dram_sched_frfcfs;
+    if (d->sched->init)
+        d->sched->init(d);
+    d->burst_cycles = (uint32_t)(cfg->burst / cfg->data_cmd_ratio);
+    d->col_bytes = (uint32_t)(cfg->bus_bytes * cfg->burst);
+    d->banks_per_group = (uint32_t)(cfg->banks / cfg->bank_groups);
+
+    for (size_t i = 0; i < ARRAY_LEN(dram_constraints); i++) {
+        const struct dram_constraint *k = &dram_constraints[i];
+        uint64_t v = lat_eval(cfg, k->lat);
+        SIM_ASSERT(v < UINT32_MAX, "dram %u: latency overflow", channel_id);
+        for (unsigned p = 0; p < DRAM_N_CMD; p++)
+            for (unsigned n = 0; n < DRAM_N_CMD; n++)
+                if ((k->prev & CMDM(p)) && (k->next & CMDM(n)) && v > d->lat[k->scope][p][n])
+                    d->lat[k->scope][p][n] = (uint32_t)v;
+    }
+
+    uint32_t nb = (uint32_t)cfg->banks;
+    d->bank_next = xcalloc((size_t)nb * DRAM_N_CMD, sizeof *d->bank_next);
+    d->group_next = xcalloc((size_t)cfg->bank_groups * DRAM_N_CMD, sizeof *d->group_next);
+    d->bank = xcalloc(nb, sizeof *d->bank);
+    for (uint32_t b = 0; b < nb; b++) {
+        d->bank[b].open_row = DRAM_NONE;
+        d->bank[b].sched_row = DRAM_NONE;
+        d->bank[b].serving = DRAM_NONE;
+        d->bank[b].head = d->bank[b].tail = DRAM_NONE;
+        d->bank[b].group = b / d->banks_per_group;
+    }
+
+    uint64_t qcap = cfg->separate_rw ? cfg->rdq + cfg->wrq : cfg->queue;
+    /* Pool bound: waiting (qcap) + in service (one per bank) + reads in
+     * flight or returned (return-queue reservations) + writes in flight (at
+     * most one per cycle for tWL cycles, plus the one issued now). */
+    d->n_slots = (uint32_t)(qcap + nb + cfg->return_queue + cfg->tWL + 1);
+    d->slot = xcalloc(d->n_slots, sizeof *d->slot);
+    for (uint32_t s = 0; s < d->n_slots; s++)
+        d->slot[s].next = s + 1 < d->n_slots ? s + 1 : DRAM_NONE;
+    d->free_head = 0;
+    d->arr_head = d->arr_tail = DRAM_NONE;
+    d->inflight = xcalloc(d->n_slots, sizeof *d->inflight);
+
+    /* NOTE(delay-cap): the partition bounds requests in the controller by
+     * its credits, dram.queue + dram.return_queue - 1 shared plus 1 per
+     * sub-partition (§2.8 point 4) = queue + return_queue + 1 for two
+     * sub-partitions; the delay line gets one more than that so that it is
+     * never the limiting structure under the partition's credit rule. */
+    d->delay_cap = (uint32_t)(qcap + cfg->return_queue + 2);
+    d->delay = xcalloc(d->delay_cap, sizeof *d->delay);
+
+    d->retq_cap = (uint32_t)cfg->return_queue;
+    d->retq = xcalloc(d->retq_cap, sizeof *d->retq);
+    d->retq_cycle = xcalloc(d->retq_cap, sizeof *d->retq_cycle);
+
+    d->last_col_dir = -1;
+    d->last_cycle = CYCLE_NEVER;
+    stat_hist_init(&d->st.read_latency_hist, 64, 16);
+}
+
+void dram_fini(struct dram *d)
+{
+    if (d->sched && d->sched->fini)
+        d->sched->fini(d);
+    free(d->bank_next);
+    free(d->group_next);
+    free(d->bank);
+    free(d->slot);
+    free(d->inflight);
+    free(d->delay);
+    free(d->retq);
+    free(d->retq_cycle);
+    stat_hist_fini(&d->st.read_latency_hist);
+    memset(d, 0, sizeof *d);
+}
+
+void dram_set_sched(struct dram *d, const struct dram_sched_ops *ops)
+{
+    SIM_ASSERT(ops && ops->pick, "dram %u: scheduler policy without pick", d->channel_id);
+    if (d->sched->fini)
+        d->sched->fini(d);
+    d->sched_state = NULL;
+    d->sched = ops;
+    if (ops->init)
+        ops->init(d);
+}
+
+bool dram_sched_wants_update(const struct dram *d) { return d->sched->on_update != NULL; }
+
+bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, cycle_t cycle)
+{
+    for (uint32_t k = 0; k < d->delay_count; k++) {
+        struct dram_req *r = &d->delay[(d->delay_head + k) % d->delay_cap].req;
+        if (!r->is_write && r->addr == addr) {
+            uint16_t old = r->merges;
+            r->merges = merges;
+            if (d->sched->on_update)
+                d->sched->on_update(d, DRAM_NONE, old, cycle);
+            return true;
+        }
+    }
+    for (uint32_t s = d->arr_head; s != DRAM_NONE; s = d->slot[s].next) {
+        struct dram_req *r = &d->slot[s].req;
+        if (!r->is_write && r->addr == addr) {
+            uint16_t old = r->merges;
+            r->merges = merges;
+            if (d->sched->on_update)
+                d->sched->on_update(d, s, old, cycle);
+            return true;
+        }
+    }
+    return false;
+}
+
+void dram_set_trace(struct dram *d, dram_trace_fn fn, void *ctx)
+{
+    d->trace = fn;
+    d->trace_ctx = ctx;
+}
+
+/* ------------------------------------------------------------- admission */
+
+static bool queue_has_room(const struct dram *d, bool is_write)
+{
+    if (!d->cfg.separate_rw)
+        return d->n_wait < d->cfg.queue;
+    return is_write ? d->n_wait_wr < d->cfg.wrq : d->n_wait_rd < d->cfg.rdq;
+}
+
+bool dram_can_accept(const struct dram *d, bool is_write)
+{
+    return d->delay_count < d->delay_cap && queue_has_room(d, is_write);
+}
+
+bool dram_push(struct dram *d, const struct dram_req *req, cycle_t ready_cycle)
+{
+    if (!dram_can_accept(d, req->is_write)) {
+        d->st.refused++;
+        return false;
+    }
+    SIM_ASSERT(req->bank < d->cfg.banks && req->row < d->cfg.rows,
+               "dram %u: request tag %llu bank %u row %u out of range", d->channel_id,
+               (unsigned long long)req->tag, req->bank, req->row);
+    uint32_t i = (d->delay_head + d->delay_count) % d->delay_cap;
+    d->delay[i].req = *req;
+    d->delay[i].ready_cycle = ready_cycle;
+    d->delay_count++;
+    return true;
+}
+
+uint32_t dram_pending(const struct dram *d)
+{
+    uint32_t serving = 0;
+    for (uint32_t b = 0; b < d->cfg.banks; b++)
+        serving += d->bank[b].serving != DRAM_NONE;
+    return d->delay_count + d->n_wait + serving + d->n_inflight + d->retq_count;
+}
+
+/* --------------------------------------------------------- slot lists */
+
+static uint32_t slot_alloc(struct dram *d)
+{
+    uint32_t s = d->free_head;
+    SIM_ASSERT(s != DRAM_NONE, "dram %u: request pool of %u exhausted", d->channel_id, d->n_slots);
+    d->free_head = d->slot[s].next;
+    return s;
+}
+
+static void slot_free(struct dram *d, uint32_t s)
+{
+    d->slot[s].next = d->free_head;
+    d->free_head = s;
+}
+
+/* Append a waiting slot to the arrival list and its bank's list. */
+static void wait_insert(struct dram *d, uint32_t s)
+{
+    struct dram_slot *x = &d->slot[s];
+    struct dram_bank *bk = &d->bank[x->req.bank];
+    x->next = DRAM_NONE;
+    x->prev = d->arr_tail;
+    if (d->arr_tail != DRAM_NONE)
+        d->slot[d->arr_tail].next = s;
+    else
+        d->arr_head = s;
+    d->arr_tail = s;
+    x->bnext = DRAM_NONE;
+    x->bprev = bk->tail;
+    if (bk->tail != DRAM_NONE)
+        d->slot[bk->tail].bnext = s;
+    else
+        bk->head = s;
+    bk->tail = s;
+    d->n_wait++;
+    if (x->req.is_write)
+        d->n_wait_wr++;
+    else
+        d->n_wait_rd++;
+}
+
+static void wait_remove(struct dram *d, uint32_t s)
+{
+    struct dram_slot *x = &d->slot[s];
+    struct dram_bank *bk = &d->bank[x->req.bank];
+    if (x->prev != DRAM_NONE)
+        d->slot[x->prev].next = x->next;
+    else
+        d->arr_head = x->next;
+    if (x->next != DRAM_NONE)
+        d->slot[x->next].prev = x->prev;
+    else
+        d->arr_tail = x->prev;
+    if (x->bprev != DRAM_NONE)
+        d->slot[x->bprev].bnext = x->bnext;
+    else
+        bk->head = x->bnext;
+    if (x->bnext != DRAM_NONE)
+        d->slot[x->bnext].bprev = x->bprev;
+    else
+        bk->tail = x->bprev;
+    d->n_wait--;
+    if (x->req.is_write)
+        d->n_wait_wr--;
+    else
+        d->n_wait_rd--;
+}
+
+void dram_sched_hand(struct dram *d, uint32_t s, cycle_t cycle)
+{
+    (void)cycle;
+    struct dram_slot *x = &d->slot[s];
+    struct dram_bank *bk = &d->bank[x->req.bank];
+    SIM_ASSERT(bk->serving == DRAM_NONE, "dram %u: bank %u handed a request while busy",
+               d->channel_id, x->req.bank);
+    wait_remove(d, s);
+    bk->serving = s;
+    bk->sched_row = x->req.row;
+    uint32_t cols = (x->req.bytes + d->col_bytes - 1) / d->col_bytes;
+    x->cols_left = cols ? cols : 1;
+    x->ret_reserved = false;
+    if (bk->open_row == x->req.row)
+        d->st.row_hits++;
+    else if (bk->open_row == DRAM_NONE)
+        d->st.row_misses++;
+    else
+        d->st.row_conflicts++;
+}
+
+/* ----------------------------------------------------------------- stages */
+
+static void retq_push(struct dram *d, const struct dram_req *r, cycle_t cycle)
+{
+    SIM_ASSERT(d->retq_count < d->retq_cap, "dram %u: return queue overflow", d->channel_id);
+    uint32_t i = (d->retq_head + d->retq_count) % d->retq_cap;
+    d->retq[i] = *r;
+    d->retq_cycle[i] = cycle;
+    d->retq_count++;
+}
+
+/* Stage 1: in-flight requests whose last data has arrived. Kept in issue
+ * order (small array, order-preserving removal) so returns are
+ * deterministic and in data order. */
+static void stage_retire(struct dram *d, cycle_t cycle)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < d->n_inflight; i++) {
+        uint32_t s = d->inflight[i];
+        struct dram_slot *x = &d->slot[s];
+        if (x->done_cycle > cycle) {
+            d->inflight[k++] = s;
+            continue;
+        }
+        if (x->req.is_write) {
+            d->st.writes++;
+        } else {
+            SIM_ASSERT(x->ret_reserved && d->ret_reserved > 0,
+                       "dram %u: read tag %llu completes without a return-queue place",
+                       d->channel_id, (unsigned long long)x->req.tag);
+            d->ret_reserved--;
+            retq_push(d, &x->req, x->done_cycle);
+            d->st.reads++;
+            uint64_t lat = x->done_cycle - x->enter_cycle;
+            stat_avg_add(&d->st.read_latency, lat);
+            stat_hist_add(&d->st.read_latency_hist, lat);
+        }
+        slot_free(d, s);
+    }
+    d->n_inflight = k;
+}
+
+static void stage_schedule(struct dram *d, cycle_t cycle)
+{
+    if (d->cfg.separate_rw) {
+        /* dram-intercore-locality.md §2.2 step 2. */
+        if (!d->write_mode) {
+            if (d->n_wait_wr >= d->cfg.wm_hi || (d->n_wait_rd == 0 && d->n_wait_wr > 0)) {
+                d->write_mode = true;
+                d->st.write_drains++;
+            }
+        } else if (d->n_wait_wr == 0 || (d->n_wait_wr <= d->cfg.wm_lo && d->n_wait_rd > 0)) {
+            d->write_mode = false;
+        }
+    }
+    if (d->n_wait > 0)
+        d->sched->pick(d, cycle);
+}
+
+/* The next command bank b's request needs, or DRAM_N_CMD when idle. */
+static enum dram_cmd bank_next_cmd(const struct dram *d, uint32_t b)
+{
+    const struct dram_bank *bk = &d->bank[b];
+    if (bk->serving == DRAM_NONE)
+        return DRAM_N_CMD;
+    const struct dram_slot *x = &d->slot[bk->serving];
+    if (bk->open_row != x->req.row)
+        return bk->open_row != DRAM_NONE ? DRAM_CMD_PRE : DRAM_CMD_ACT;
+    return x->req.is_write ? DRAM_CMD_WR : DRAM_CMD_RD;
+}
+
+/* Earliest cycle command c may issue in bank b by the timing table and the
+ * data bus, ignoring the one-command-per-cycle rule. */
+static cycle_t cmd_earliest(const struct dram *d, uint32_t b, enum dram_cmd c)
+{
+    uint32_t g = d->bank[b].group;
+    cycle_t t = d->bank_next[b * DRAM_N_CMD + c];
+    t = MAX(t, d->group_next[g * DRAM_N_CMD + c]);
+    t = MAX(t, d->chan_next[c]);
+    if (c == DRAM_CMD_RD || c == DRAM_CMD_WR) {
+        /* NOTE(data-bus): the bus is an explicit resource: a column command
+         * may not put data on it before the previous burst ends. With the
+         * §3.3 table (tCCDS >= burst, tRTW, tWTR) this never binds; it
+         * guards hand-made configurations. */
+        uint64_t dl = c == DRAM_CMD_RD ? d->cfg.tCL : d->cfg.tWL;
+        if (d->bus_free > dl)
+            t = MAX(t, d->bus_free - dl);
+    }
+    return t;
+}
+
+static bool read_needs_place(const struct dram *d, uint32_t s)
+{
+    return !d->slot[s].req.is_write && !d->slot[s].ret_reserved;
+}
+
+static bool ret_place_free(const struct dram *d)
+{
+    return d->retq_count + d->ret_reserved < d->retq_cap;
+}
+
+static void issue(struct dram *d, uint32_t b, enum dram_cmd c, cycle_t cycle)
+{
+    struct dram_bank *bk = &d->bank[b];
+    uint32_t s = bk->serving;
+    struct dram_slot *x = &d->slot[s];
+    uint32_t g = bk->group;
+
+    for (unsigned n = 0; n < DRAM_N_CMD; n++) {
+        cycle_t *pb = &d->bank_next[b * DRAM_N_CMD + n];
+        cycle_t *pg = &d->group_next[g * DRAM_N_CMD + n];
+        *pb = MAX(*pb, cycle + d->lat[DRAM_SCOPE_BANK][c][n]);
+        *pg = MAX(*pg, cycle + d->lat[DRAM_SCOPE_GROUP][c][n]);
+        d->chan_next[n] = MAX(d->chan_next[n], cycle + d->lat[DRAM_SCOPE_CHAN][c][n]);
+    }
+
+    switch (c) {
+    case DRAM_CMD_PRE:
+        bk->open_row = DRAM_NONE;
+        d->st.precharges++;
+        break;
+    case DRAM_CMD_ACT:
+        bk->open_row = x->req.row;
+        d->st.activates++;
+        break;
+    case DRAM_CMD_RD:
+    case DRAM_CMD_WR: {
+        bool w = c == DRAM_CMD_WR;
+        uint64_t dl = w ? d->cfg.tWL : d->cfg.tCL;
+        SIM_DEBUG_ASSERT(cycle + dl >= d->bus_free, "dram %u: data-bus overlap at cycle %llu",
+                         d->channel_id, (unsigned long long)cycle);
+        d->bus_free = cycle + dl + d->burst_cycles;
+        d->st.bus_busy_cycles += d->burst_cycles;
+        if (w)
+            d->st.wr_cmds++;
+        else
+            d->st.rd_cmds++;
+        if (d->last_col_dir >= 0 && d->last_col_dir != (int)w)
+            d->st.turnarounds++;
+        d->last_col_dir = (int)w;
+        if (!w && !x->ret_reserved) {
+            x->ret_reserved = true;
+            d->ret_reserved++;
+        }
+        if (--x->cols_left == 0) {
+            /* Last column command: the bank is free for its next request
+             * ([GPGPU-Sim]); the data finishes tCL (read) or, per §2.9,
+             * the write completes tWL after this command. */
+            x->done_cycle = cycle + dl;
+            d->inflight[d->n_inflight++] = s;
+            bk->serving = DRAM_NONE;
+        }
+        break;
+    }
+    case DRAM_N_CMD:
+        sim_panic("dram %u: bad command", d->channel_id);
+    }
+
+    if (d->trace) {
+        struct dram_cmd_rec r = {cycle, c, b, x->req.row, x->req.tag};
+        d->trace(d->trace_ctx, &r);
+    }
+}
+
+/* Stage 3: at most one command per cycle; banks in rotating priority, the
+ * first bank with a legal command issues, and priority moves past it. */
+static void stage_issue(struct dram *d, cycle_t cycle)
+{
+    uint32_t nb = (uint32_t)d->cfg.banks;
+    for (uint32_t i = 0; i < nb; i++) {
+        uint32_t b = (d->issue_rr + i) % nb;
+        enum dram_cmd c = bank_next_cmd(d, b);
+        if (c == DRAM_N_CMD || cmd_earliest(d, b, c) > cycle)
+            continue;
+        if (c == DRAM_CMD_RD && read_needs_place(d, d->bank[b].serving) && !ret_place_free(d))
+            continue; /* return queue full: the read waits in its bank */
+        issue(d, b, c, cycle);
+        d->issue_rr = (b + 1) % nb;
+        return;
+    }
+}
+
+/* Stage 4: the delay-line head enters the scheduler queue (normal model) or
+ * completes at once (perfect model). One per cycle. */
+static void stage_admit(struct dram *d, cycle_t cycle)
+{
+    if (d->delay_count == 0)
+        return;
+    struct dram_delay_ent *e = &d->delay[d->delay_head];
+    if (e->ready_cycle > cycle)
+        return;
+    if (d->cfg.model == DRAM_MODEL_PERFECT) {
+        if (e->req.is_write) {
+            d->st.writes++;
+        } else {
+            if (!ret_place_free(d))
+                return;
+            retq_push(d, &e->req, cycle);
+            d->st.reads++;
+            stat_avg_add(&d->st.read_latency, 0);
+            stat_hist_add(&d->st.read_latency_hist, 0);
+        }
+    } else {
+        if (!queue_has_room(d, e->req.is_write))
+            return;
+        uint32_t s = slot_alloc(d);
+        d->slot[s].req = e->req;
+        d->slot[s].enter_cycle = cycle;
+        wait_insert(d, s);
+        if (d->sched->on_enqueue)
+            d->sched->on_enqueue(d, s, cycle);
+    }
+    d->delay_head = (d->delay_head + 1) % d->delay_cap;
+    d->delay_count--;
+}
+
+/* Debug invariants (STYLE.md item 4): list and counter consistency. */
+static void check_invariants(const struct dram *d)
+{
+#ifndef NDEBUG
+    uint32_t n = 0, nr = 0;
+    for (uint32_t s = d->arr_head; s != DRAM_NONE; s = d->slot[s].next) {
+        n++;
+        nr += !d->slot[s].req.is_write;
+        SIM_ASSERT(n <= d->n_slots, "dram %u: arrival list loops", d->channel_id);
+    }
+    SIM_ASSERT(n == d->n_wait && nr == d->n_wait_rd && n - nr == d->n_wait_wr,
+               "dram %u: queue count %u (rd %u wr %u) but list holds %u (rd %u)", d->channel_id,
+               d->n_wait, d->n_wait_rd, d->n_wait_wr, n, nr);
+    SIM_ASSERT(d->retq_count + d->ret_reserved <= d->retq_cap,
+               "dram %u: return queue %u + reserved %u > %u", d->channel_id, d->retq_count,
+               d->ret_reserved, d->retq_cap);
+    SIM_ASSERT(d->delay_count <= d->delay_cap, "dram %u: delay line overfull", d->channel_id);
+#else
+    (void)d;
+#endif
+}
+
+static cycle_t next_work(const struct dram *d, cycle_t cycle)
+{
+    cycle_t next = CYCLE_NEVER;
+    for (uint32_t i = 0; i < d->n_inflight; i++)
+        next = MIN(next, d->slot[d->inflight[i]].done_cycle);
+    bool schedulable = false;
+    for (uint32_t b = 0; b < d->cfg.banks; b++) {
+        const struct dram_bank *bk = &d->bank[b];
+        if (bk->serving == DRAM_NONE) {
+            schedulable |= bk->head != DRAM_NONE;
+            continue;
+        }
+        enum dram_cmd c = bank_next_cmd(d, b);
+        if (c == DRAM_CMD_RD && read_needs_place(d, bk->serving) && !ret_place_free(d))
+            continue; /* woken by dram_pop_read */
+        next = MIN(next, cmd_earliest(d, b, c));
+    }
+    if (schedulable)
+        next = cycle + 1;
+    if (d->delay_count) {
+        const struct dram_delay_ent *e = &d->delay[d->delay_head];
+        bool can = d->cfg.model == DRAM_MODEL_PERFECT ? (e->req.is_write || ret_place_free(d))
+                                                      : queue_has_room(d, e->req.is_write);
+        if (can)
+            next = MIN(next, e->ready_cycle);
+    }
+    return next == CYCLE_NEVER ? next : MAX(next, cycle + 1);
+}
+
+cycle_t dram_tick(struct dram *d, cycle_t cycle)
+{
+    if (d->last_cycle != CYCLE_NEVER) {
+        SIM_ASSERT(cycle > d->last_cycle, "dram %u: tick at cycle %llu after %llu", d->channel_id,
+                   (unsigned long long)cycle, (unsigned long long)d->last_cycle);
+        /* State held constant over [last_cycle, cycle): account it. */
+        uint64_t dt = cycle - d->last_cycle;
+        d->st.cycles += dt;
+        d->st.queue_occ.sum += (uint64_t)d->n_wait * dt;
+        d->st.queue_occ.count += dt;
+        uint32_t busy = 0;
+        for (uint32_t b = 0; b < d->cfg.banks; b++)
+            busy += d->bank[b].serving != DRAM_NONE;
+        if (busy) {
+            d->st.blp.sum += (uint64_t)busy * dt;
+            d->st.blp.count += dt;
+        }
+    }
+    d->last_cycle = cycle;
+    check_invariants(d);
+
+    stage_retire(d, cycle);
+    cycle_t pol_next = CYCLE_NEVER;
+    if (d->sched->tick)
+        pol_next = d->sched->tick(d, cycle);
+    if (d->cfg.model == DRAM_MODEL_NORMAL) {
+        stage_schedule(d, cycle);
+        stage_issue(d, cycle);
+    }
+    stage_admit(d, cycle);
+    cycle_t next = next_work(d, cycle);
+    if (pol_next != CYCLE_NEVER)
+        next = MIN(next, MAX(pol_next, cycle + 1));
+    return next;
+}
+
+bool dram_pop_read(struct dram *d, struct dram_req *out, cycle_t cycle)
+{
+    if (d->retq_count == 0)
+        return false;
+    SIM_ASSERT(d->retq_cycle[d->retq_head] <= cycle,
+               "dram %u: pop at cycle %llu of a read that returns at %llu", d->channel_id,
+               (unsigned long long)cycle, (unsigned long long)d->retq_cycle[d->retq_head]);
+    *out = d->retq[d->retq_head];
+    d->retq_head = (d->retq_head + 1) % d->retq_cap;
+    d->retq_count--;
+    return true;
+}
+
+/* ------------------------------------------------------------- statistics */
+
+void dram_stats_register(struct dram *d, struct stats *s, int instance)
+{
+    const char *g = "dram";
+    struct dram_stats *t = &d->st;
+    stats_counter(s, g, instance, "reads", &t->reads, "read requests completed (entered the return queue)");
+    stats_counter(s, g, instance, "writes", &t->writes, "write requests completed");
+    stats_counter(s, g, instance, "activates", &t->activates, "ACT commands");
+    stats_counter(s, g, instance, "precharges", &t->precharges, "PRE commands");
+    stats_counter(s, g, instance, "rd_cmds", &t->rd_cmds, "RD column commands (64 B each)");
+    stats_counter(s, g, instance, "wr_cmds", &t->wr_cmds, "WR column commands (64 B each)");
+    stats_counter(s, g, instance, "row_hits", &t->row_hits,
+                  "requests that found their row open when handed to the bank");
+    stats_counter(s, g, instance, "row_misses", &t->row_misses,
+                  "requests that found their bank precharged (ACT)");
+    stats_counter(s, g, instance, "row_conflicts", &t->row_conflicts,
+                  "requests that found another row open (PRE + ACT)");
+    stats_counter(s, g, instance, "bus_busy_cycles", &t->bus_busy_cycles,
+                  "DRAM cycles the data bus carried data (utilisation = this / cycles)");
+    stats_counter(s, g, instance, "cycles", &t->cycles, "DRAM cycles elapsed since the first tick");
+    stats_counter(s, g, instance, "turnarounds", &t->turnarounds,
+                  "column commands whose direction (read/write) differs from the previous one");
+    stats_counter(s, g, instance, "refused", &t->refused, "pushes refused because the controller was full");
+    stats_counter(s, g, instance, "write_drains", &t->write_drains,
+                  "separate_rw: entries into write-drain mode");
+    stats_avg(s, g, instance, "read_latency", &t->read_latency,
+              "read latency from scheduler-queue entry to return queue (DRAM cycles)");
+    stats_hist(s, g, instance, "read_latency_hist", &t->read_latency_hist,
+               "read latency histogram (DRAM cycles, 16-cycle bins)");
+    stats_avg(s, g, instance, "queue_occupancy", &t->queue_occ,
+              "scheduler-queue occupancy per DRAM cycle (entries)");
+    stats_avg(s, g, instance, "bank_parallelism", &t->blp,
+              "banks with a request in service, averaged over cycles with at least one");
+}

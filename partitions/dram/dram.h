@@ -1,0 +1,301 @@
+/* partitions/dram/dram.h: one DRAM controller and its GDDR5 channel (spec
+ * baseline-gpu.md §1.4, §2.8 point 4, §2.9, §3.3, §4.2).
+ *
+ * What is modelled, in DRAM command cycles (924 MHz for gtx480):
+ *  - the L2->DRAM delay line as the entry to the controller: the caller
+ *    pushes a request with the cycle at which it may enter the scheduler
+ *    queue (admission cycle + l2_to_dram.latency converted to DRAM cycles);
+ *    the line is a FIFO and its head enters the queue once ready and the
+ *    queue has room;
+ *  - a unified scheduler queue of dram.queue entries, or (dram.separate_rw)
+ *    a read queue and a write queue with a write-drain mode switched by high
+ *    and low watermarks (dram-intercore-locality.md §2.2);
+ *  - a scheduler policy behind a function table (dram_sched.h): FR-FCFS per
+ *    bank (frfcfs) or strict arrival order (fcfs);
+ *  - per bank: the open row, the last-scheduled row, one request in service
+ *    and its remaining commands (PRE if another row is open, ACT, then one
+ *    column command per 64 B);
+ *  - every timing constraint of §3.3 from a declarative constraint table
+ *    (dram.c) compiled at init into per-bank, per-bank-group and per-channel
+ *    earliest-issue cycles; one command per DRAM cycle, banks tried in
+ *    rotating priority;
+ *  - the data bus (occupancy statistics; the table guarantees no overlap,
+ *    which a debug check verifies), read data tCL after each read command,
+ *    the return queue of dram.return_queue entries, and write completion
+ *    tWL after the last write command;
+ *  - dram.model = perfect: a request leaves the queue the cycle it enters it
+ *    (reads go straight to the return queue).
+ *
+ * What is not modelled: refresh, power-down, tFAW (GDDR5 table of §3.3 has
+ * none), data values (the partition's backing store is updated in L2 order,
+ * §2.9), the partition's admission credits and the round-robin between its
+ * two sub-partitions (§2.8 point 4: that is the partition's job; this unit
+ * only refuses when its own structures are full), address decoding (the
+ * caller fills bank/row/col with partitions/addrmap/addrmap.h, whose map string is
+ * the key dram.addr_map validated in dram_cfg.c).
+ *
+ * Expected operation mix: one dram_tick per DRAM cycle with work (idle
+ * cycles are skipped by the returned next-work cycle), at most one push and
+ * one pop per cycle. Nothing here allocates after dram_init.
+ *
+ * Threading: a struct dram belongs to one memory-partition host thread.
+ */
+#ifndef GPUSIM_PARTITIONS_DRAM_DRAM_H
+#define GPUSIM_PARTITIONS_DRAM_DRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/base/common.h"
+#include "sim/cfg/config.h"
+#include "sim/base/stats.h"
+
+/* ------------------------------------------------------------ configuration */
+
+enum dram_sched_kind { DRAM_SCHED_FRFCFS = 0, DRAM_SCHED_FCFS = 1 };
+enum dram_model_kind { DRAM_MODEL_NORMAL = 0, DRAM_MODEL_PERFECT = 1 };
+
+/* Section "dram" (keys in partitions/dram/dram_cfg.c). Timing values are DRAM
+ * command cycles. Field types follow the cfg machinery (uint64_t for
+ * CFG_UINT, bool for CFG_BOOL, int for CFG_ENUM). */
+struct dram_cfg {
+    uint64_t queue;          /* dram.queue: unified scheduler queue (entries) */
+    uint64_t return_queue;   /* dram.return_queue: completed reads waiting for L2 (entries) */
+    bool separate_rw;        /* dram.separate_rw: separate read/write queues with watermarks */
+    uint64_t rdq;            /* dram.rdq: read queue when separate_rw (entries) */
+    uint64_t wrq;            /* dram.wrq: write queue when separate_rw (entries) */
+    uint64_t wm_hi;          /* dram.wm_hi: enter write drain at this write occupancy (entries) */
+    uint64_t wm_lo;          /* dram.wm_lo: leave write drain at or below this (entries) */
+    uint64_t banks;          /* dram.banks: banks per channel */
+    uint64_t bank_groups;    /* dram.bank_groups: groups; group = bank div (banks/groups) */
+    uint64_t rows;           /* dram.rows: rows per bank */
+    uint64_t tRCD;           /* dram.tRCD: ACT -> RD, same bank (cycles) */
+    uint64_t tRAS;           /* dram.tRAS: ACT -> PRE, same bank (cycles) */
+    uint64_t tRP;            /* dram.tRP: PRE -> ACT, same bank (cycles) */
+    uint64_t tRC;            /* dram.tRC: ACT -> ACT, same bank (cycles) */
+    uint64_t tCCDS;          /* dram.tCCDS: column -> column, any bank (cycles) */
+    uint64_t tCCDL;          /* dram.tCCDL: column -> column, same bank group (cycles) */
+    uint64_t tRRD;           /* dram.tRRD: ACT -> ACT, any bank (cycles) */
+    uint64_t tCL;            /* dram.tCL: RD -> read data on the bus (cycles) */
+    uint64_t tWL;            /* dram.tWL: WR -> write data on the bus (cycles) */
+    uint64_t tCDLR;          /* dram.tCDLR: last write data -> RD (cycles) */
+    uint64_t tWR;            /* dram.tWR: last write data -> PRE (cycles) */
+    uint64_t tRTPL;          /* dram.tRTPL: RD -> PRE, same bank group (cycles) */
+    uint64_t bus_bytes;      /* dram.bus_bytes: bytes per data beat (channel width) */
+    uint64_t burst;          /* dram.burst: beats per column command (BL) */
+    uint64_t data_cmd_ratio; /* dram.data_cmd_ratio: data beats per command cycle (4 = QDR) */
+    int sched;               /* dram.sched: enum dram_sched_kind */
+    int model;               /* dram.model: enum dram_model_kind */
+    char *addr_map;          /* dram.addr_map: address-map string (partitions/addrmap/addrmap.h; owned by
+                                struct cfg; NULL = ADDRMAP_GTX480); not used by dram.c itself */
+};
+
+extern const struct cfg_key dram_cfg_keys[];
+extern const size_t dram_cfg_n_keys;
+/* The "dram" section (registered in sim/cfg/registry.c). */
+extern const struct cfg_section dram_cfg_section;
+
+/* Fill *c with the built-in (gtx480) defaults, the same values as the key
+ * table's defaults. */
+void dram_cfg_defaults(struct dram_cfg *c);
+/* Cross-field rules. Every violation is passed to report (may be NULL) with
+ * the full key name and a message naming value and rule; returns the number
+ * of violations. Used by the section check and by dram_init. */
+typedef void (*dram_cfg_report_fn)(void *ctx, const char *key, const char *msg);
+int dram_cfg_validate(const struct dram_cfg *c, dram_cfg_report_fn report, void *ctx);
+
+/* ---------------------------------------------------------------- requests */
+
+/* One request: a whole line read or a write-back (§2.8 point 3). The caller
+ * decodes the partition-local address (addrmap_decode). */
+struct dram_req {
+    uint64_t tag;     /* opaque to the DRAM; returned unchanged */
+    uint64_t addr;    /* partition-local address (bytes), for tracing only */
+    uint32_t bank;    /* bank, < dram.banks */
+    uint32_t row;     /* row, < dram.rows */
+    uint32_t col;     /* column (byte offset in the row), for tracing only */
+    uint32_t bytes;   /* request size (bytes); 128 = two 64 B column commands */
+    bool is_write;    /* write-back (true) or line read (false) */
+    /* requester identity (docs/dram.md "Requester identity"; 0 when the
+     * caller does not fill it) */
+    uint8_t space;    /* enum mem_space of the request that caused it */
+    uint16_t sm;      /* requesting SM */
+    uint16_t warp;    /* its warp slot */
+    uint16_t merges;  /* read: requests in the L2 MSHR entry the read serves (>= 1); dram_update raises it */
+    uint64_t t_create; /* SM pipeline cycle the causing request was created (mem_req.t_create) */
+};
+
+enum dram_cmd { DRAM_CMD_ACT = 0, DRAM_CMD_PRE = 1, DRAM_CMD_RD = 2, DRAM_CMD_WR = 3, DRAM_N_CMD = 4 };
+
+/* One issued command, for the optional trace hook (tests, debugging). */
+struct dram_cmd_rec {
+    cycle_t cycle;      /* DRAM cycle of issue */
+    enum dram_cmd cmd;
+    uint32_t bank;
+    uint32_t row;
+    uint64_t tag;       /* tag of the request the command serves */
+};
+typedef void (*dram_trace_fn)(void *ctx, const struct dram_cmd_rec *rec);
+
+/* ------------------------------------------------------------------- state */
+
+#define DRAM_NONE UINT32_MAX /* "no entry" in slot links and bank fields */
+
+/* A request slot. Slots live in one pool; a waiting slot is on the arrival
+ * list and on its bank's list (both doubly linked, in arrival order). */
+struct dram_slot {
+    struct dram_req req;
+    cycle_t enter_cycle;   /* cycle it entered the scheduler queue */
+    cycle_t done_cycle;    /* in flight: cycle its last data arrives / write completes */
+    uint32_t prev, next;   /* arrival-order list (slot indices) */
+    uint32_t bprev, bnext; /* per-bank list (slot indices) */
+    uint32_t cols_left;    /* in service: column commands still to issue */
+    bool ret_reserved;     /* in service read: holds a return-queue reservation */
+};
+
+struct dram_bank {
+    uint32_t open_row;    /* open row, DRAM_NONE when precharged */
+    uint32_t sched_row;   /* row of the last request handed to the bank (FR-FCFS "current" row) */
+    uint32_t serving;     /* slot in service, DRAM_NONE when free */
+    uint32_t head, tail;  /* waiting slots for this bank, oldest first */
+    uint32_t group;       /* bank group (bank div banks-per-group) */
+};
+
+/* Delay-line entry (the L2->DRAM latency FIFO). */
+struct dram_delay_ent {
+    struct dram_req req;
+    cycle_t ready_cycle; /* may enter the scheduler queue at this cycle */
+};
+
+struct dram_stats {
+    uint64_t reads;           /* read requests completed (entered the return queue) */
+    uint64_t writes;          /* write requests completed */
+    uint64_t activates;       /* ACT commands */
+    uint64_t precharges;      /* PRE commands */
+    uint64_t rd_cmds;         /* RD column commands (64 B each) */
+    uint64_t wr_cmds;         /* WR column commands */
+    uint64_t row_hits;        /* requests whose row was open when they were handed to the bank */
+    uint64_t row_misses;      /* ... bank precharged (ACT only) */
+    uint64_t row_conflicts;   /* ... another row open (PRE + ACT) */
+    uint64_t bus_busy_cycles; /* data-bus busy (cycles): burst / data_cmd_ratio per column cmd */
+    uint64_t cycles;          /* DRAM cycles elapsed since init (ticked or skipped) */
+    uint64_t turnarounds;     /* column commands whose direction differs from the previous one */
+    uint64_t refused;         /* dram_push calls refused (full) */
+    uint64_t write_drains;    /* separate_rw: entries into write-drain mode */
+    struct stat_avg read_latency; /* read: scheduler-queue entry -> return queue (cycles) */
+    struct stat_hist read_latency_hist; /* same, histogram, 16-cycle bins */
+    struct stat_avg queue_occ;    /* scheduler-queue occupancy (entries), per cycle */
+    struct stat_avg blp;          /* banks with a request in service, per cycle with any */
+};
+
+struct dram;
+
+/* Scheduler policy (dram_sched.h). */
+struct dram_sched_ops;
+
+struct dram {
+    struct dram_cfg cfg;         /* copy of the configuration */
+    unsigned channel_id;         /* instance number (messages, stats) */
+    const struct dram_sched_ops *sched; /* scheduler policy */
+    void *sched_state;           /* the policy's own state (its init/fini), or NULL */
+
+    /* derived timing (cycles) */
+    uint32_t burst_cycles;       /* command cycles one column command keeps the bus: burst / ratio */
+    uint32_t col_bytes;          /* bytes per column command: bus_bytes * burst */
+    uint32_t banks_per_group;    /* banks / bank_groups */
+
+    /* compiled constraint table: lat[scope][prev][next] + 1, 0 = no constraint */
+    uint32_t lat[3][DRAM_N_CMD][DRAM_N_CMD];
+    /* earliest-issue cycles, per scope instance and command */
+    cycle_t *bank_next;          /* [banks][DRAM_N_CMD] */
+    cycle_t *group_next;         /* [bank_groups][DRAM_N_CMD] */
+    cycle_t chan_next[DRAM_N_CMD];
+
+    struct dram_bank *bank;      /* [banks] */
+
+    /* request pool */
+    struct dram_slot *slot;      /* [n_slots] */
+    uint32_t n_slots;            /* entries: queue capacity + banks + return_queue + tWL + 2 */
+    uint32_t free_head;          /* free-slot list through .next */
+    uint32_t arr_head, arr_tail; /* waiting slots, oldest first */
+    uint32_t n_wait;             /* waiting slots (entries) */
+    uint32_t n_wait_rd, n_wait_wr; /* waiting reads / writes (entries) */
+    bool write_mode;             /* separate_rw: in write-drain mode */
+
+    /* delay line (ring) */
+    struct dram_delay_ent *delay; /* [delay_cap] */
+    uint32_t delay_cap, delay_head, delay_count; /* entries */
+    uint32_t delay_rd, delay_wr; /* reads / writes in the delay line (entries) */
+
+    /* in flight after the last column command: slot indices (unordered) */
+    uint32_t *inflight;          /* [n_slots] */
+    uint32_t n_inflight;         /* entries */
+    uint32_t ret_reserved;       /* return-queue places reserved by reads in service or in flight */
+
+    /* return queue (ring of completed reads) */
+    struct dram_req *retq;       /* [return_queue] */
+    cycle_t *retq_cycle;         /* [return_queue] cycle each entered */
+    uint32_t retq_cap, retq_head, retq_count; /* entries */
+
+    uint32_t sched_rr;           /* next bank the scheduler tries first */
+    uint32_t issue_rr;           /* next bank the command issuer tries first */
+    int last_col_dir;            /* -1 none yet, 0 read, 1 write: direction of the last column cmd */
+    cycle_t bus_free;            /* first cycle the data bus is free (debug overlap check) */
+    cycle_t last_cycle;          /* last cycle ticked (CYCLE_NEVER before the first) */
+
+    dram_trace_fn trace;         /* optional command trace, NULL = off */
+    void *trace_ctx;
+
+    struct dram_stats st;
+};
+
+/* ------------------------------------------------------------------- API */
+
+/* Set up channel `channel_id` from a validated configuration (panics on a
+ * configuration that dram_cfg_validate rejects: the config layer must have
+ * refused it first). Allocates every structure. */
+void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id);
+/* Replace the scheduler policy (setup, before the first push): the old
+ * policy's fini and the new one's init run. For policies outside the
+ * dram.sched choice list (tests, experiments). */
+void dram_set_sched(struct dram *d, const struct dram_sched_ops *ops);
+/* Update message for a request already in the controller: the read of
+ * partition-local line `addr` (delay line or waiting) now serves `merges`
+ * requests. Sets req.merges and calls the policy's on_update. Returns false
+ * when no such read is waiting (already in service or gone). Cheap to call
+ * only when the policy has on_update (dram_sched_wants_update). */
+bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, cycle_t cycle);
+bool dram_sched_wants_update(const struct dram *d);
+void dram_fini(struct dram *d);
+
+/* True when a push of this direction would be accepted now: the delay line
+ * has room and the target scheduler queue (unified, or the read/write queue)
+ * is not full (§2.8 point 4). */
+bool dram_can_accept(const struct dram *d, bool is_write);
+/* Admit a request into the delay line; it may enter the scheduler queue at
+ * ready_cycle (>= the cycle of the push). Returns false, and changes
+ * nothing, when dram_can_accept(d, req->is_write) is false. */
+bool dram_push(struct dram *d, const struct dram_req *req, cycle_t ready_cycle);
+
+/* One DRAM cycle. Cycles must increase; skipped cycles are fine. Returns the
+ * next cycle at which the unit has work, or CYCLE_NEVER when idle. A full
+ * return queue makes no work until dram_pop_read: the caller re-ticks then. */
+cycle_t dram_tick(struct dram *d, cycle_t cycle);
+
+/* Pop the oldest completed read from the return queue. Returns false when
+ * it is empty. `cycle` is the current DRAM cycle (it must not be before the
+ * cycle the read entered the return queue). */
+bool dram_pop_read(struct dram *d, struct dram_req *out, cycle_t cycle);
+
+/* Requests anywhere in the unit (delay line, queue, banks, in flight, return queue). */
+uint32_t dram_pending(const struct dram *d);
+
+void dram_set_trace(struct dram *d, dram_trace_fn fn, void *ctx);
+
+/* Register statistics as group "dram", instance = channel. */
+void dram_stats_register(struct dram *d, struct stats *s, int instance);
+
+const char *dram_cmd_name(enum dram_cmd c);
+
+#endif /* GPUSIM_PARTITIONS_DRAM_DRAM_H */

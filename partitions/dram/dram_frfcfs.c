@@ -1,0 +1,46 @@
+/* partitions/dram/dram_frfcfs.c: FR-FCFS request selection, per bank (spec
+ * baseline-gpu.md §2.9, after Rixner et al.; [GPGPU-Sim] frfcfs_scheduler).
+ *
+ * For each bank that has no request in service, in round-robin order
+ * starting after the bank served last: take the oldest waiting request to
+ * the bank's last-scheduled row; failing that, the oldest request to the
+ * bank, whose row then becomes the bank's current row. At most one request
+ * is handed per DRAM cycle. Each bank's waiting list is kept in arrival
+ * order, so "oldest" is the first match of a front-to-back scan; the scan is
+ * bounded by the queue size (16 by default).
+ *
+ * In separate_rw mode only requests of the current direction are eligible
+ * (read mode / write-drain mode, dram-intercore-locality.md §2.2 step 3).
+ */
+#include "partitions/dram/dram_sched.h"
+
+static bool frfcfs_pick(struct dram *d, cycle_t cycle)
+{
+    uint32_t nb = (uint32_t)d->cfg.banks;
+    for (uint32_t i = 0; i < nb; i++) {
+        uint32_t b = (d->sched_rr + i) % nb;
+        struct dram_bank *bk = &d->bank[b];
+        if (bk->serving != DRAM_NONE || bk->head == DRAM_NONE)
+            continue;
+        uint32_t oldest = DRAM_NONE, hit = DRAM_NONE;
+        for (uint32_t s = bk->head; s != DRAM_NONE; s = d->slot[s].bnext) {
+            if (!dram_sched_eligible(d, s))
+                continue;
+            if (oldest == DRAM_NONE)
+                oldest = s;
+            if (d->slot[s].req.row == bk->sched_row) {
+                hit = s;
+                break;
+            }
+        }
+        uint32_t pick = hit != DRAM_NONE ? hit : oldest;
+        if (pick == DRAM_NONE)
+            continue;
+        dram_sched_hand(d, pick, cycle);
+        d->sched_rr = (b + 1) % nb;
+        return true;
+    }
+    return false;
+}
+
+const struct dram_sched_ops dram_sched_frfcfs = {.name = "frfcfs", .pick = frfcfs_pick}; /* no optional hooks */

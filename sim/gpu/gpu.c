@@ -1,0 +1,560 @@
+/* sim/gpu/gpu.c: the timing-mode GPU on the parallel engine (model in gpu.h). */
+#include "sim/gpu/gpu.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpusim.h"
+#include "partitions/addrmap/addrmap.h"
+#include "sim/func/atomic_ops.h"
+#include "partitions/mempart/mempart_unit.h"
+#include "sim/base/diag.h"
+#include "sim/dispatch/dispatch.h"
+#include "sim/mem/devmem.h"
+#include "sim/gpu/gpu_cfg.h"
+#include "sim/icnt/icnt.h"
+#include "sim/ptx/ir.h"
+#include "sim/cfg/sim_cfg.h"
+#include "sim/sm/front/fetch.h"
+#include "sim/sm/sm.h"
+#include "sim/base/stats.h"
+
+struct gpu_stats {
+    uint64_t cycles;   /* core cycles of completed kernels (dispatch start to memory drained) */
+    uint64_t kernels;  /* kernels completed */
+};
+
+struct gpu;
+static uint32_t gpu_route_ep(const void *ctx, uint64_t dev);
+
+struct gpu {
+    const struct sim_cfg *cfg;
+    struct devmem *mem;
+    struct stats *stats;
+    struct clock_periods per;     /* ps */
+    struct addrmap map;
+    struct icnt_topo topo;
+    struct engine *eng;
+    struct sm_shared ssh;         /* SM side, shared */
+    struct mpu_shared msh;        /* memory side, shared */
+    uint32_t n_sm, n_ch;
+    uint32_t *sm_unit;            /* [n_sm] engine unit of each SM */
+    uint32_t *ep_unit;            /* [n_ep] engine unit hosting each endpoint */
+    uint32_t (*mp_units)[MPU_N_DOM];
+    struct mpu_part **parts;      /* [n_ch] */
+    struct sm **sms;              /* [n_sm], set by the partition inits */
+    struct dispatcher disp;
+    struct gpu_host_opts host;
+    bool started;                 /* partitions initialised (first eng_run done) */
+    bool broken;                  /* a kernel stopped half-way: the machine state is not reusable */
+
+    /* the kernel of the current gpu_launch */
+    struct sm_kernel kern;
+    const struct func_launch *fl;
+    struct dispatch_launch dl;
+    bool pending;                 /* launch to queue at the next serial step */
+    bool kernel_done;             /* completed (kernel_done callback) */
+    bool kstarted;                /* kernel_start callback ran */
+    int err;                      /* run error: GS_ERR_* */
+    uint64_t t_kernel_start;      /* cycle of the launch */
+    struct engine *ser_eng;       /* engine and time of the serial step in progress */
+    ps_t ser_now;
+
+    /* progress line */
+    struct timespec t0;
+    double last_line;
+    uint64_t ctas_total, ctas_done;
+
+    double host_seconds;
+    double thr_busy[GPU_MAX_THREADS], thr_wait[GPU_MAX_THREADS]; /* wall s per host thread, all runs */
+    unsigned last_threads;
+    ps_t end_ps;
+    struct gpu_stats st;
+};
+
+/* The SM side's routing (sim/icnt/route.h): decode with the partitions'
+ * address map; MEM_ROUTE_NONE outside the mapped device memory. */
+static uint32_t gpu_route_ep(const void *ctx, uint64_t dev)
+{
+    const struct gpu *g = ctx;
+    struct addrmap_loc loc;
+    if (!mpu_dev_locate(&g->map, g->map.local_bytes, dev, &loc))
+        return MEM_ROUTE_NONE;
+    return mpu_ep_of_loc(&g->topo, &loc);
+}
+
+static double wall_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static inline uint64_t cyc_at(const struct gpu *g, ps_t t) { return (t + g->per.core - 1) / g->per.core; }
+
+/* ----------------------------------------------------------- partitions */
+
+static void part_init(void *model, struct eng_ctx *ctx, int p)
+{
+    struct gpu *g = model;
+    if ((uint32_t)p < g->n_sm) {
+        struct sm *s = sm_create(&g->ssh, ctx, (uint32_t)p, g->sm_unit[p]);
+        g->sms[p] = s;
+        if (g->stats)
+            sm_stats_register(s, g->stats);
+        return;
+    }
+    mpu_part_create(&g->msh, ctx, (uint32_t)p - g->n_sm);
+}
+
+static void part_fini(void *model, struct eng_ctx *ctx, int p)
+{
+    struct gpu *g = model;
+    (void)ctx;
+    if ((uint32_t)p < g->n_sm)
+        sm_fini(g->sms[p]);
+    else if (g->parts[p - (int)g->n_sm])
+        mpu_part_fini(g->parts[p - (int)g->n_sm]);
+}
+
+/* ----------------------------------------------------------- dispatcher */
+
+static void port_start_cta(void *ctx, uint32_t sm, uint32_t cta, struct dispatch_dim3 xyz)
+{
+    struct gpu *g = ctx;
+    (void)xyz;
+    uint64_t div = g->ssh.pipe_div;
+    sm_cta_start(g->sms[sm], cta, (cyc_at(g, g->ser_now) + div - 1) / div);
+    eng_wake_serial(g->ser_eng, g->sm_unit[sm], g->ser_now);
+}
+
+static bool port_drained(void *ctx)
+{
+    struct gpu *g = ctx;
+    for (uint32_t i = 0; i < g->n_sm; i++)
+        if (!sm_mem_idle(g->sms[i]))
+            return false;
+    for (uint32_t c = 0; c < g->n_ch; c++)
+        if (!mpu_part_idle(g->parts[c]))
+            return false;
+    return true;
+}
+
+static void port_kernel_start(void *ctx, const struct dispatch_kernel *k)
+{
+    struct gpu *g = ctx;
+    (void)k;
+    for (uint32_t i = 0; i < g->n_sm; i++)
+        if (!sm_kernel_start(g->sms[i], &g->kern, g->fl) && !g->err) {
+            g->err = GS_ERR_OUT_OF_MEMORY;
+            snprintf(g->fl->err, g->fl->err_len, "kernel '%s': out of host memory for the SM state",
+                     g->fl->fn->name);
+        }
+    g->kstarted = true;
+}
+
+static void port_kernel_done(void *ctx, const struct dispatch_kernel *k)
+{
+    struct gpu *g = ctx;
+    g->st.cycles += k->t_end - k->t_start;
+    g->st.kernels++;
+    g->kernel_done = true;
+}
+
+/* ----------------------------------------------------------- serial step */
+
+static void print_progress(struct gpu *g, ps_t now)
+{
+    double t = wall_now();
+    double e = (double)(t - ((double)g->t0.tv_sec + (double)g->t0.tv_nsec * 1e-9));
+    if (e - g->last_line < 0.5)
+        return;
+    g->last_line = e;
+    uint64_t cyc = now / g->per.core - g->t_kernel_start;
+    fprintf(stderr, "\r\033[K  %s: %" PRIu64 "/%" PRIu64 " CTAs, %" PRIu64 " cycles, %.0f cycles/s, %.1f s",
+            g->fl->fn->name, g->ctas_done, g->ctas_total, cyc, e > 0 ? (double)cyc / e : 0.0, e);
+    fflush(stderr);
+}
+
+static void watchdog_fire(struct gpu *g, uint64_t c, uint64_t last)
+{
+    g->err = GS_ERR_WATCHDOG;
+    snprintf(g->fl->err, g->fl->err_len,
+             "kernel '%s': watchdog: no instruction issued on any SM for %" PRIu64
+             " core cycles (cycle %" PRIu64 ", sim.watchdog = %" PRIu64 "); warp states on stderr",
+             g->fl->fn->name, c - last, c, g->cfg->sim.watchdog_cycles);
+    fprintf(stderr, "gpusim: watchdog at core cycle %" PRIu64 ", kernel '%s'; resident warps:\n", c,
+            g->fl->fn->name);
+    for (uint32_t i = 0; i < g->n_sm; i++)
+        sm_dump(g->sms[i], stderr);
+}
+
+static bool serial(void *model, struct engine *eng, ps_t now)
+{
+    struct gpu *g = model;
+    if (!g->fl)
+        return false; /* the initial run: partitions are initialised, nothing to simulate */
+    g->ser_eng = eng;
+    g->ser_now = now;
+    uint64_t c = cyc_at(g, now);
+    if (g->pending) {
+        g->pending = false;
+        g->t_kernel_start = c;
+        enum dispatch_err de = dispatch_launch(&g->disp, &g->dl, c);
+        SIM_ASSERT(de == DISPATCH_OK, "gpu: dispatch_launch: %s", dispatch_err_name(de));
+    }
+    for (uint32_t i = 0; i < g->n_sm; i++) {
+        struct sm *s = g->sms[i];
+        if (s->err) {
+            g->err = s->err;
+            snprintf(g->fl->err, g->fl->err_len, "%s", func_sm_error_text(s->fx));
+            return false;
+        }
+        for (uint32_t k = 0; k < s->n_done; k++) {
+            dispatch_cta_done(&g->disp, i, s->done[k]);
+            g->ctas_done++;
+        }
+        s->n_done = 0;
+    }
+    dispatch_step(&g->disp, c);
+    if (g->err)
+        return false;
+    if (g->kernel_done)
+        return false;
+    if (g->kstarted) {
+        uint64_t last = g->t_kernel_start;
+        for (uint32_t i = 0; i < g->n_sm; i++)
+            if (g->sms[i]->last_issue * g->ssh.pipe_div > last)
+                last = g->sms[i]->last_issue * g->ssh.pipe_div;
+        if (c > last && c - last > g->cfg->sim.watchdog_cycles) {
+            watchdog_fire(g, c, last);
+            return false;
+        }
+    }
+    if (g->host.progress)
+        print_progress(g, now);
+    return true;
+}
+
+/* -------------------------------------------------------------- building */
+
+struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct stats *stats, char *err,
+                       size_t err_len)
+{
+    struct clock_periods per;
+    clock_periods_compute(&cfg->clock, &per);
+    if (per.icnt != per.core) {
+        snprintf(err, err_len,
+                 "sim.mode = timing needs clock.icnt = clock.core (the SM steps its interconnect halves on core "
+                 "edges; docs/timing.md)");
+        return NULL;
+    }
+    if (cfg->sm.max_cta > SM_MAX_CTA || cfg->sm.max_warps > LDST_MAX_WARPS) {
+        snprintf(err, err_len, "sim.mode = timing supports sm.max_cta <= %u and sm.max_warps <= %u", SM_MAX_CTA,
+                 LDST_MAX_WARPS);
+        return NULL;
+    }
+    struct gpu *g = xcalloc(1, sizeof *g);
+    g->cfg = cfg;
+    g->mem = mem;
+    g->stats = stats;
+    g->per = per;
+    g->n_sm = (uint32_t)cfg->gpu.n_sm;
+    g->n_ch = (uint32_t)cfg->mem.n_partitions;
+    uint32_t l2_sets = (uint32_t)(cfg->l2.size_per_sub / (cfg->l2.assoc * cfg->l2.line));
+    addrmap_init_spec(&g->map, cfg->dram.addr_map, g->n_ch, (uint32_t)cfg->mem.sub_per_partition,
+                      (uint32_t)cfg->dram.banks, (uint32_t)cfg->dram.rows, l2_sets);
+    icnt_topo_init(&g->topo, &cfg->icnt_net, cfg->icnt.min_latency, g->n_sm, g->n_ch,
+                   (uint32_t)cfg->mem.sub_per_partition);
+    g->eng = eng_create(&cfg->engine, g);
+    int dom[4];
+    dom[0] = eng_domain_add(g->eng, "dram", per.dram);
+    dom[1] = eng_domain_add(g->eng, "l2", per.l2);
+    dom[2] = eng_domain_add(g->eng, "icnt", per.icnt);
+    dom[3] = eng_domain_add(g->eng, "core", per.core);
+    for (uint32_t i = 0; i < g->n_sm; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "sm%u", i);
+        eng_partition_add(g->eng, name, ENG_PART_SM, part_init, part_fini);
+    }
+    for (uint32_t c = 0; c < g->n_ch; c++) {
+        char name[32];
+        snprintf(name, sizeof name, "mem%u", c);
+        eng_partition_add(g->eng, name, ENG_PART_MEM, part_init, part_fini);
+    }
+    g->sm_unit = xcalloc(g->n_sm, sizeof *g->sm_unit);
+    g->ep_unit = xcalloc(g->topo.n_ep, sizeof *g->ep_unit);
+    g->mp_units = xcalloc(g->n_ch, sizeof *g->mp_units);
+    g->parts = xcalloc(g->n_ch, sizeof *g->parts);
+    g->sms = xcalloc(g->n_sm, sizeof *g->sms);
+    for (uint32_t i = 0; i < g->n_sm; i++) {
+        g->sm_unit[i] = eng_unit_add(g->eng, (int)i, dom[3], &sm_unit_ops);
+        g->ep_unit[i] = g->sm_unit[i];
+    }
+    int mdom[MPU_N_DOM] = {dom[0], dom[1], dom[2]};
+    for (uint32_t c = 0; c < g->n_ch; c++) {
+        mpu_units_add(g->eng, (int)(g->n_sm + c), mdom, g->mp_units[c]);
+        for (uint32_t k = 0; k < cfg->mem.sub_per_partition; k++)
+            g->ep_unit[icnt_ep_of_sub(&g->topo, c * (uint32_t)cfg->mem.sub_per_partition + k)] =
+                g->mp_units[c][MPU_DOM_ICNT];
+    }
+    struct mpu_shared *sh = &g->msh;
+    sh->mp_cfg = &cfg->l2_to_dram;
+    sh->l2_cfg = &cfg->l2;
+    sh->dram_cfg = &cfg->dram;
+    sh->net_cfg = &cfg->icnt_net;
+    sh->seed = cfg->sim.seed;
+    sh->atom = &func_atomic_ops;
+    sh->map = &g->map;
+    sh->topo = &g->topo;
+    sh->pipe_period_ps = per.core * cfg->sm.pipe_clock_div;
+    sh->period_ps[MPU_DOM_DRAM] = per.dram;
+    sh->period_ps[MPU_DOM_L2] = per.l2;
+    sh->period_ps[MPU_DOM_ICNT] = per.icnt;
+    sh->store_bytes = g->map.local_bytes;
+    sh->ep_unit = g->ep_unit;
+    sh->units = g->mp_units;
+    sh->parts = g->parts;
+    sh->stats = stats;
+    sh->dev = mem;
+    mpu_links_add(g->eng, sh);
+
+    struct sm_shared *ss = &g->ssh;
+    ss->cfg = cfg;
+    ldst_params_defaults(&ss->lp);
+    ss->lp.l1d = cfg->l1d;
+    ss->lp.l1c = cfg->l1c;
+    ss->lp.coal = cfg->coalesce;
+    ss->lp.coal.flit = cfg->icnt_net.flit; /* the SM copies the packet geometry (coalesce.h) */
+    ss->lp.coal.header = cfg->icnt_net.header;
+    ss->lp.smem = cfg->smem_banks;
+    ss->lp.n_warps = (uint32_t)cfg->sm.max_warps;
+    ss->lp.n_slots = (uint32_t)cfg->sm.ldst_slots;
+    ss->topo = &g->topo;
+    ss->net = &cfg->icnt_net;
+    ss->route = (struct mem_route){gpu_route_ep, g};
+    ss->ep_unit = g->ep_unit;
+    ss->core_ps = per.core;
+    ss->pipe_div = (uint32_t)cfg->sm.pipe_clock_div;
+    ss->stats = stats;
+    ss->max_warps = (uint32_t)cfg->sm.max_warps;
+    ss->max_cta = (uint32_t)cfg->sm.max_cta;
+
+    eng_set_serial(g->eng, serial);
+    struct diag d;
+    diag_init(&d);
+    if (eng_finalize(g->eng, &d) != 0) {
+        char *m = diag_join(&d);
+        snprintf(err, err_len, "timing model: %s", m ? m : "engine configuration error");
+        free(m);
+        diag_fini(&d);
+        gpu_destroy(g);
+        return NULL;
+    }
+    diag_fini(&d);
+    struct dispatch_port port = {g, port_start_cta, port_drained, port_kernel_start, port_kernel_done};
+    dispatch_init(&g->disp, &cfg->dispatch, &cfg->sm, &cfg->smem, g->n_sm, &port);
+    if (stats) {
+        dispatch_stats_register(&g->disp, stats);
+        stats_counter(stats, "gpu", -1, "cycles", &g->st.cycles,
+                      "core cycles of completed kernels, from dispatch to memory drained");
+        stats_counter(stats, "gpu", -1, "kernels", &g->st.kernels, "kernels completed in timing mode");
+    }
+    return g;
+}
+
+void gpu_destroy(struct gpu *g)
+{
+    if (!g)
+        return;
+    if (g->eng)
+        eng_destroy(g->eng);
+    if (g->disp.sm)
+        dispatch_fini(&g->disp);
+    icnt_topo_fini(&g->topo);
+    free(g->sm_unit);
+    free(g->ep_unit);
+    free(g->mp_units);
+    free(g->parts);
+    free(g->sms);
+    free(g);
+}
+
+void gpu_set_host(struct gpu *g, const struct gpu_host_opts *o) { g->host = *o; }
+
+static int run(struct gpu *g, char *err, size_t err_len)
+{
+    struct eng_run_opts o = {g->host.threads, g->host.sm_threads, g->host.mem_threads, g->host.pin,
+                             g->host.stop_flag, NULL, NULL};
+    struct eng_result res;
+    double t0 = wall_now();
+    int rc = eng_run(g->eng, &o, &res, err, err_len);
+    g->host_seconds += wall_now() - t0;
+    if (rc != 0)
+        return GS_ERR_INVALID_VALUE;
+    g->started = true;
+    g->last_threads = res.threads;
+    for (unsigned t = 0; t < res.threads && t < GPU_MAX_THREADS; t++) {
+        g->thr_busy[t] += res.per_thread[t].busy_s;
+        g->thr_wait[t] += res.per_thread[t].wait_s;
+    }
+    g->end_ps = res.end_time;
+    if (res.finish == ENG_FINISH_INTERRUPTED)
+        return GS_ERR_INTERRUPTED;
+    return 0;
+}
+
+/* ------------------------------------------------------------- launching */
+
+int gpu_prepare(struct gpu *g, char *err, size_t err_len)
+{
+    return g->started ? 0 : run(g, err, err_len);
+}
+
+int gpu_launch(struct gpu *g, const struct func_launch *l, uint32_t ctas_per_sm, uint32_t regs_per_thread,
+               uint64_t smem_per_cta)
+{
+    if (g->broken) {
+        snprintf(l->err, l->err_len,
+                 "kernel '%s': an earlier kernel of this context stopped part-way (fault, deadlock, watchdog or "
+                 "interrupt), so the timing model's state is inconsistent; create a new context",
+                 l->fn->name);
+        return GS_ERR_STATE;
+    }
+    if (!g->started) {
+        int rc = run(g, l->err, l->err_len);
+        if (rc)
+            return rc;
+    }
+    /* Local-memory and code regions at the top of the mapped window. */
+    uint64_t lpt = u64_round_up(func_local_per_thread(l->mod, l->fn), 16);
+    uint32_t wpc = (l->block[0] * l->block[1] * l->block[2] + FUNC_WARP - 1) / FUNC_WARP;
+    memset(&g->kern, 0, sizeof g->kern);
+    if (!sm_kernel_build(&g->kern, l, l->err, l->err_len)) {
+        sm_kernel_free(&g->kern);
+        return GS_ERR_UNSUPPORTED;
+    }
+    uint64_t window_end = DEVMEM_BASE + addrmap_capacity(&g->map);
+    uint64_t code_base = fetch_code_seg_base(window_end, fetch_code_bytes(l->mod));
+    uint64_t *base = xcalloc(l->mod->n_funcs + 1, sizeof *base);
+    uint32_t *nins = xcalloc(l->mod->n_funcs + 1, sizeof *nins);
+    fetch_code_layout(l->mod, code_base, base, nins);
+    g->kern.code = (struct fetch_code){l->mod->n_funcs, base, nins};
+    g->kern.local_per_thread = lpt;
+    g->kern.local_region = u64_round_up(lpt * g->ssh.max_warps * 32, 256);
+    g->kern.local_base = (code_base - g->kern.local_region * g->n_sm) & ~(uint64_t)255;
+    g->kern.ctas_per_sm = ctas_per_sm;
+    g->kern.warps_per_cta = wpc;
+    if (g->mem->next > g->kern.local_base) {
+        snprintf(l->err, l->err_len,
+                 "kernel '%s': device allocations (%" PRIu64 " MB) reach the timing model's local-memory and code "
+                 "regions at the top of the %" PRIu64 " MB mapped by %u memory partitions",
+                 l->fn->name, (uint64_t)((g->mem->next - DEVMEM_BASE) >> 20), (uint64_t)(addrmap_capacity(&g->map) >> 20), g->n_ch);
+        sm_kernel_free(&g->kern);
+        return GS_ERR_OUT_OF_MEMORY;
+    }
+    g->fl = l;
+    g->dl = (struct dispatch_launch){l->fn->name, 0, {l->grid[0], l->grid[1], l->grid[2]},
+                                     {l->block[0], l->block[1], l->block[2]}, regs_per_thread, smem_per_cta};
+    g->pending = true;
+    g->kernel_done = false;
+    g->kstarted = false;
+    g->err = 0;
+    g->ctas_total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    g->ctas_done = 0;
+    clock_gettime(CLOCK_MONOTONIC, &g->t0);
+    g->last_line = 0; /* first line after 0.5 s: short kernels print nothing */
+    int rc = run(g, l->err, l->err_len);
+    if (g->host.progress && g->last_line > 0)
+        fputs("\r\033[K", stderr);
+    if (!rc && g->err)
+        rc = g->err;
+    if (!rc && !g->kernel_done) {
+        rc = GS_ERR_EXEC;
+        snprintf(l->err, l->err_len,
+                 "kernel '%s': deadlock: the machine went idle with %" PRIu64 " of %" PRIu64
+                 " CTAs finished (warps wait for a barrier or an event that cannot come); warp states on stderr",
+                 l->fn->name, g->ctas_done, g->ctas_total);
+        fprintf(stderr, "gpusim: deadlock in kernel '%s'; resident warps:\n", l->fn->name);
+        for (uint32_t i = 0; i < g->n_sm; i++)
+            sm_dump(g->sms[i], stderr);
+    }
+    for (uint32_t i = 0; i < g->n_sm; i++) {
+        struct sm *s = g->sms[i];
+        struct func_stats *d = l->st, *f = &s->fst;
+        /* fold this SM's executor counters into the context's */
+        d->warp_insts += f->warp_insts;
+        d->thread_insts += f->thread_insts;
+        d->int_insts += f->int_insts;
+        d->fp32_insts += f->fp32_insts;
+        d->fp64_insts += f->fp64_insts;
+        d->sfu_insts += f->sfu_insts;
+        d->ld_global += f->ld_global;
+        d->st_global += f->st_global;
+        d->ld_shared += f->ld_shared;
+        d->st_shared += f->st_shared;
+        d->ld_local += f->ld_local;
+        d->st_local += f->st_local;
+        d->ld_param += f->ld_param;
+        d->st_param += f->st_param;
+        d->ld_const += f->ld_const;
+        d->atomics += f->atomics;
+        d->branches += f->branches;
+        d->divergent_branches += f->divergent_branches;
+        d->barriers += f->barriers;
+        d->calls += f->calls;
+        d->ctas += f->ctas;
+        d->active_lanes.sum += f->active_lanes.sum;
+        d->active_lanes.count += f->active_lanes.count;
+        memset(f, 0, sizeof *f);
+        sm_kernel_end(s, g->end_ps / g->per.core / g->ssh.pipe_div);
+    }
+    if (!rc)
+        l->st->kernels++;
+    if (rc && g->kstarted) {
+        /* The machine holds a half-run kernel: later launches on this
+         * context would start from an inconsistent state. */
+        g->broken = true;
+    }
+    g->fl = NULL;
+    sm_kernel_free(&g->kern);
+    return rc;
+}
+
+bool gpu_host_write(struct gpu *g, uint64_t dev, const void *buf, uint64_t n)
+{
+    if (!g->started)
+        return true; /* no cached copy can exist yet: device memory is the store */
+    return mpu_host_write(&g->msh, dev, buf, n);
+}
+
+bool gpu_host_read(struct gpu *g, uint64_t dev, void *buf, uint64_t n)
+{
+    if (!g->started)
+        return false; /* caller reads device memory */
+    return mpu_host_read(&g->msh, dev, buf, n);
+}
+
+void gpu_summary(const struct gpu *g, struct gpu_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->cycles = g->st.cycles;
+    out->kernels = g->st.kernels;
+    out->host_seconds = g->host_seconds;
+    out->threads = g->last_threads;
+    out->end_ps = g->end_ps;
+    for (unsigned t = 0; t < g->last_threads && t < GPU_MAX_THREADS; t++) {
+        out->busy_s[t] = g->thr_busy[t];
+        out->wait_s[t] = g->thr_wait[t];
+    }
+    for (uint32_t i = 0; i < g->n_sm; i++)
+        if (g->sms[i])
+            out->warp_insts += g->sms[i]->st.insts;
+}
+
+ps_t gpu_lookahead(const struct gpu *g) { return eng_lookahead(g->eng); }
+ps_t gpu_quantum(const struct gpu *g) { return eng_quantum(g->eng); }

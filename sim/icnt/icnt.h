@@ -1,0 +1,352 @@
+/* sim/icnt/icnt.h: the interconnect (request and reply networks), split into a
+ * sender half and a receiver half per endpoint, cycle-driven in the
+ * interconnect clock domain (spec baseline-gpu.md 1.3, 1.5, 2.7, 3.4, 4.2;
+ * docs/icnt.md).
+ *
+ * What is modelled:
+ *  - packetisation: flits = ceil((header + payload) / flit) (8 B header,
+ *    32 B flits: 1-flit read requests and acks, 2/3/5-flit segments);
+ *  - struct icnt_tx (sender half, one per endpoint and network, owned by the
+ *    source's partition): an injection buffer of icnt.inj_buf flits
+ *    holding whole packets in injection order, one credit counter per
+ *    destination (one credit = one slot of that destination's per-source
+ *    FIFO), and a one-flit-wide injection channel: at most one flit per
+ *    cycle, packets strictly one after another (head-of-line blocking);
+ *  - the link: a fixed latency per (source, destination) pair taken from
+ *    struct icnt_topo (xbar: icnt.min_latency; mesh2d: icnt.min_latency +
+ *    hops x icnt.hop_latency). Flit i of a packet leaves, and so
+ *    arrives, at least i cycles after the head. Credits return over the
+ *    same latency. The link itself is the caller's (engine messages in the
+ *    simulator, a delay queue in the unit test);
+ *  - struct icnt_rx (receiver half, one per endpoint and network, owned by
+ *    the destination's partition): one FIFO of icnt.rx_fifo_flits flits
+ *    per source, an output that takes at most one flit per cycle, picks the
+ *    source round-robin (iSLIP-style pointer, through struct icnt_policy)
+ *    and stays with that source until the packet's tail has passed, starts
+ *    a packet only when the endpoint can take it, hands the packet to the
+ *    endpoint at its tail flit and returns one credit per flit taken.
+ * What is not modelled: virtual channels, router pipelines and link
+ * contention inside the network (mesh2d is end to end, contention only at
+ * the receiver), flit-level corruption, the endpoint buffers themselves
+ * (the SM ejection buffer and the L2 ROP line belong to their units).
+ *
+ * Payload: a packet carries an opaque payload of payload_bytes (fixed per
+ * half at init, e.g. sizeof(struct mem_req)) that the halves copy in and
+ * out; nothing is interpreted. NOTE(icnt-tail-payload): the payload travels
+ * with the TAIL flit. The sender holds it in its injection slot until the
+ * tail leaves, and the receiver needs it only when the tail is handed to
+ * the endpoint, so the head and body flits are 24-byte descriptors and one
+ * engine message per packet (the tail's) carries the 224-byte struct.
+ *
+ * Calling convention, per interconnect cycle t (the wrapper maps engine
+ * time to t):
+ *   1. deliver inputs that arrive at t: icnt_rx_flit_arrive (flits),
+ *      icnt_tx_credit (credits), and the endpoint's icnt_tx_push calls;
+ *   2. icnt_tx_tick(tx, t), icnt_rx_tick(rx, t).
+ * Inputs given at t are used by the tick at t. A flit sent by the tick at
+ * t is passed to send_flit with arrival t + lat; a credit returned by the
+ * rx tick at t arrives at t + lat. So a lone 1-flit packet pushed at t is
+ * handed to the destination at t + lat, and a credit is reusable exactly
+ * 2 x lat cycles after the flit that used it left: 2 x lat flits of FIFO
+ * per source sustain 1 flit per cycle (spec 3.4 asks 2 x lat + 2; the 2
+ * spare flits are slack). A tick returns the next cycle at which the half
+ * has work assuming no further input (CYCLE_NEVER when idle or blocked on
+ * credits); any input at t means the half must be ticked at t.
+ *
+ * Hot path: no allocation, no locks, no strings; all rings preallocated at
+ * init.
+ */
+#ifndef GPUSIM_SIM_ICNT_ICNT_H
+#define GPUSIM_SIM_ICNT_ICNT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/base/common.h"
+#include "sim/cfg/config.h"
+#include "sim/mem/memreq.h"
+#include "sim/base/stats.h"
+
+struct sim_cfg;
+
+/* ------------------------------------------------------------- config */
+
+enum icnt_topology {
+    ICNT_TOPO_XBAR,   /* single-stage crossbar: every pair at icnt.min_latency */
+    ICNT_TOPO_MESH2D, /* end-to-end 2D mesh: min_latency + hops x hop_latency */
+    ICNT_TOPO_COUNT
+};
+
+/* The network keys of section icnt.* (second part of the section, declared in
+ * icnt_cfg.c, struct sim_cfg member `icnt_net`; icnt.min_latency, the first
+ * part, is in sim/gpu/gpu_cfg.c). */
+struct icnt_net_cfg {
+    int topology;           /* icnt.topology: enum icnt_topology */
+    uint64_t flit;          /* icnt.flit (bytes per flit) */
+    uint64_t header;        /* icnt.header (bytes of packet header) */
+    uint64_t inj_buf;       /* icnt.inj_buf (flits) of each injection buffer */
+    uint64_t rx_fifo_flits; /* icnt.rx_fifo_flits (flits) per source FIFO; 0 = 2 x min_latency + 2 */
+    uint64_t mesh_cols;     /* icnt.mesh_cols (routers per row) */
+    uint64_t mesh_rows;     /* icnt.mesh_rows (rows of routers) */
+    uint64_t hop_latency;   /* icnt.hop_latency (icnt cycles per mesh hop) */
+    uint64_t jitter;        /* icnt.jitter (icnt cycles): largest random extra latency per packet; 0 = off */
+};
+
+extern const struct cfg_section icnt_net_cfg_section; /* part 2 of section "icnt" */
+extern const struct cfg_key icnt_net_cfg_keys[]; /* the section's key table (tests) */
+extern const unsigned icnt_net_cfg_n_keys;
+
+/* Fill *c with the built-in defaults (gtx480, spec 4.2). */
+void icnt_net_cfg_defaults(struct icnt_net_cfg *c);
+/* Cross-field rules: NULL when valid, else what is wrong with *key set to
+ * the full key name at fault. n_sm / n_mem (memory partitions) size the
+ * mesh check. */
+const char *icnt_net_cfg_invalid(const struct icnt_net_cfg *c, uint64_t min_latency, uint64_t n_sm,
+                                 uint64_t n_mem, const char **key);
+/* The section's check (reads gpu.n_sm, mem.n_partitions, icnt.min_latency). */
+void icnt_net_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck);
+/* Effective per-source FIFO depth (flits): rx_fifo_flits, or 2 x min_latency + 2 when 0. */
+uint32_t icnt_rx_fifo_depth(const struct icnt_net_cfg *c, uint64_t min_latency);
+
+/* ------------------------------------------------------------- packets */
+
+/* Largest packet: header + one 128 B line. */
+#define ICNT_MAX_PAYLOAD MEM_LINE_BYTES
+
+/* Flits of a packet with payload_bytes of payload: ceil((header + payload) / flit). */
+uint32_t icnt_flits(const struct icnt_net_cfg *c, uint32_t payload_bytes);
+/* Request packet size (spec 2.7): reads carry no payload; writes, write-backs
+ * and atomics carry their segment (req->size bytes). */
+uint32_t icnt_req_flits(const struct icnt_net_cfg *c, const struct mem_req *req);
+/* Reply packet size: reads and atomics carry req size bytes (rep->size);
+ * write acks carry nothing. */
+uint32_t icnt_reply_flits(const struct icnt_net_cfg *c, const struct mem_reply *rep);
+/* Packet sizes of any registered kind (mem_kind_table, docs/messages.md):
+ * ceil((header + the kind's payload bytes) / flit). For the four baseline
+ * operations they equal icnt_req_flits / icnt_reply_flits. */
+uint32_t icnt_kind_req_flits(const struct icnt_net_cfg *c, const struct mem_req *req);
+uint32_t icnt_kind_reply_flits(const struct icnt_net_cfg *c, const struct mem_reply *rep);
+
+/* One flit on the link. Endpoint ids are network-wide (SMs 0..n_sm-1, then
+ * sub-partitions, then central nodes; see struct icnt_topo). */
+struct icnt_flit {
+    uint16_t src;      /* sending endpoint */
+    uint16_t dst;      /* receiving endpoint */
+    uint8_t idx;       /* flit index in its packet, 0 = head */
+    uint8_t n_flits;   /* flits in its packet; idx == n_flits - 1 is the tail */
+    uint16_t pad_;
+    uint32_t seq;      /* packet sequence number of the source (per sender half) */
+    uint64_t t_inject; /* icnt cycle the packet was pushed (latency statistics) */
+};
+
+static inline bool icnt_flit_is_tail(const struct icnt_flit *f) { return f->idx + 1u == f->n_flits; }
+
+/* ------------------------------------------------------------- topology */
+
+struct icnt_topo;
+struct icnt_rx;
+
+/* A topology policy (sim/icnt/topology.c): how latencies are derived and how a
+ * receiver's output picks among its per-source FIFOs. */
+struct icnt_policy {
+    const char *name;
+    /* Fill t->lat (and t->router for placed topologies). */
+    void (*build)(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64_t min_latency);
+    /* Output arbitration at a packet boundary: the source whose head packet
+     * goes next, or UINT32_MAX when every FIFO is empty. Must not modify rx. */
+    uint32_t (*pick)(const struct icnt_rx *rx);
+};
+
+extern const struct icnt_policy icnt_policy_xbar;
+extern const struct icnt_policy icnt_policy_mesh2d;
+
+/* Endpoints and per-pair latencies of one network (request and reply
+ * networks share one). Read-only after init; shared by all halves. */
+struct icnt_topo {
+    uint32_t n_sm;                  /* SM endpoints: ids 0 .. n_sm-1 */
+    uint32_t n_mem;                 /* memory partitions */
+    uint32_t sub_per_partition;     /* sub-partitions per partition */
+    uint32_t n_ep;                  /* endpoints: n_sm + n_mem x sub_per_partition + n_node */
+    uint32_t n_node;                /* central endpoints added by icnt_topo_add_node (ids after the sub-partitions) */
+    uint32_t cols, rows;            /* mesh2d: routers per row, rows (0 for xbar) */
+    uint64_t min_latency;           /* icnt.min_latency (icnt cycles) */
+    const struct icnt_policy *pol;  /* topology policy */
+    uint32_t *lat;                  /* [n_ep * n_ep] link latency src->dst (icnt cycles) */
+    uint32_t *router;               /* [n_ep] mesh2d router index (y * cols + x); NULL for xbar */
+};
+
+void icnt_topo_init(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64_t min_latency, uint32_t n_sm,
+                    uint32_t n_mem, uint32_t sub_per_partition);
+void icnt_topo_fini(struct icnt_topo *t);
+/* Add a central endpoint (a race-detection unit, a directory, a DRAM
+ * update port: anything that is neither an SM nor a sub-partition) and
+ * return its id: n_sm + n_mem x sub_per_partition + k for the k-th node.
+ * Latencies are rebuilt by the topology policy (xbar: min_latency to and
+ * from everyone; mesh2d: the node gets the first free router after the
+ * SMs). Setup only: call it before any sender or receiver half is built on
+ * the topology (they size their per-destination state from n_ep). */
+uint32_t icnt_topo_add_node(struct icnt_topo *t, const struct icnt_net_cfg *c);
+/* Endpoint id of sub-partition s (0-based over all partitions). */
+static inline uint32_t icnt_ep_of_sub(const struct icnt_topo *t, uint32_t s) { return t->n_sm + s; }
+/* Endpoint id of central node k (0-based, in icnt_topo_add_node order). */
+static inline uint32_t icnt_ep_of_node(const struct icnt_topo *t, uint32_t k)
+{
+    return t->n_sm + t->n_mem * t->sub_per_partition + k;
+}
+static inline bool icnt_ep_is_sm(const struct icnt_topo *t, uint32_t ep) { return ep < t->n_sm; }
+static inline bool icnt_ep_is_node(const struct icnt_topo *t, uint32_t ep)
+{
+    return ep >= t->n_sm + t->n_mem * t->sub_per_partition && ep < t->n_ep;
+}
+/* Link latency from src to dst (icnt cycles), >= min_latency. */
+static inline uint32_t icnt_topo_lat(const struct icnt_topo *t, uint32_t src, uint32_t dst)
+{
+    return t->lat[(size_t)src * t->n_ep + dst];
+}
+/* mesh2d: Manhattan hops between two endpoints' routers (0 for xbar). */
+uint32_t icnt_topo_hops(const struct icnt_topo *t, uint32_t a, uint32_t b);
+
+/* ------------------------------------------------------------- sender half */
+
+/* Puts a flit on the link; payload is non-NULL only for the tail flit and
+ * valid during the call only. arrive = send cycle + link latency. */
+typedef void (*icnt_send_flit_fn)(void *ctx, const struct icnt_flit *f, const void *payload, uint64_t arrive);
+
+struct icnt_tx_args {
+    uint32_t ep;                  /* this endpoint's id */
+    const struct icnt_topo *topo; /* network (latencies, endpoint count) */
+    const struct icnt_net_cfg *cfg;
+    uint32_t payload_bytes;       /* bytes copied per packet (0 allowed) */
+    icnt_send_flit_fn send_flit;
+    void *ctx;                    /* argument of send_flit */
+    uint64_t seed;                /* sim.seed: icnt.jitter's random stream (mixed with ep) */
+};
+
+struct icnt_tx_pkt {
+    uint32_t dst;      /* destination endpoint */
+    uint32_t seq;      /* packet sequence number */
+    uint8_t n_flits;   /* flits */
+    uint8_t sent;      /* flits already on the link */
+    uint64_t t_inject; /* icnt cycle pushed */
+};
+
+struct icnt_tx_stats {
+    uint64_t packets;             /* packets whose tail left */
+    uint64_t flits;               /* flits sent */
+    uint64_t credit_stall_cycles; /* cycles the head flit waited for a credit */
+    uint64_t inj_refused;         /* pushes refused because the buffer was full */
+    uint64_t occ_max;             /* largest buffer occupancy (flits) */
+};
+
+struct icnt_tx {
+    uint32_t ep;                  /* endpoint id */
+    uint32_t n_ep;                /* endpoints (size of credits) */
+    uint32_t payload_bytes;       /* bytes per payload slot */
+    uint32_t buf_flits;           /* injection buffer capacity (flits) */
+    uint32_t used_flits;          /* flits held (packets not yet fully sent, all their flits) */
+    uint32_t fifo_flits;          /* receiver FIFO depth = initial credits per destination */
+    struct icnt_tx_pkt *pkt;      /* [cap] packet ring */
+    uint8_t *pay;                 /* [cap * payload_bytes] payload of each ring slot */
+    uint32_t head, n, cap;        /* ring: oldest slot, packets held, capacity (packets = buf_flits) */
+    uint32_t *credits;            /* [n_ep] credits held per destination (flits) */
+    uint32_t next_seq;            /* sequence number of the next packet */
+    uint64_t stall_since;         /* cycle the head started waiting for a credit (CYCLE_NEVER = not) */
+    uint32_t jitter;              /* icnt.jitter (cycles); 0 = off */
+    uint32_t pkt_extra;           /* extra latency of the packet being sent (cycles) */
+    uint64_t rng;                 /* xorshift64 state of the jitter stream */
+    uint64_t *last_arr;           /* [n_ep] arrival cycle of the last flit sent to each destination (jitter only) */
+    const struct icnt_topo *topo;
+    icnt_send_flit_fn send_flit;
+    void *ctx;
+    struct icnt_tx_stats st;
+};
+
+void icnt_tx_init(struct icnt_tx *tx, const struct icnt_tx_args *a);
+void icnt_tx_fini(struct icnt_tx *tx);
+/* True when a packet of n_flits fits in the injection buffer now. */
+bool icnt_tx_can_push(const struct icnt_tx *tx, uint32_t n_flits);
+/* Append a packet; false (nothing changed, inj_refused counted) when full. */
+bool icnt_tx_push(struct icnt_tx *tx, uint32_t dst, uint32_t n_flits, const void *payload, cycle_t cycle);
+/* A credit from dst arrives at cycle. */
+void icnt_tx_credit(struct icnt_tx *tx, uint32_t dst, cycle_t cycle);
+/* Send at most one flit; returns the next cycle with work or CYCLE_NEVER. */
+uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle);
+bool icnt_tx_idle(const struct icnt_tx *tx);
+/* Invariants (ring, flit count, credit bounds); panics naming the instance. */
+void icnt_tx_check(const struct icnt_tx *tx);
+/* Statistics "<group>.tx_*", instance = endpoint id. */
+void icnt_tx_stats_register(struct icnt_tx *tx, struct stats *s, const char *group);
+
+/* ------------------------------------------------------------- receiver half */
+
+/* The endpoint behind a receiver, plus the credit path back. */
+struct icnt_rx_ops {
+    /* May a new packet of n_flits from src start now? (SM: ejection buffer
+     * has a free packet slot; sub-partition: icnt->L2 queue not full.) */
+    bool (*can_accept)(void *ctx, uint32_t src, uint32_t n_flits, cycle_t cycle);
+    /* The tail flit passed: take the packet. false = cannot now (the tail
+     * stays in its FIFO and is retried next cycle; nothing is lost). */
+    bool (*deliver)(void *ctx, uint32_t src, const void *payload, const struct icnt_flit *tail, cycle_t cycle);
+    /* Return one credit to src's sender half, arriving at `arrive`. */
+    void (*send_credit)(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive);
+    /* Optional (may be NULL): observe every flit the output takes. */
+    void (*on_flit)(void *ctx, const struct icnt_flit *f, cycle_t cycle);
+};
+
+struct icnt_rx_args {
+    uint32_t ep;                  /* this endpoint's id */
+    const struct icnt_topo *topo;
+    const struct icnt_net_cfg *cfg;
+    uint32_t payload_bytes;       /* bytes per payload (as the senders') */
+    struct icnt_rx_ops ops;
+    void *ctx;                    /* argument of ops */
+};
+
+struct icnt_rx_stats {
+    uint64_t packets;           /* packets delivered to the endpoint */
+    uint64_t flits;             /* flits taken by the output */
+    struct stat_avg latency;    /* icnt cycles from push at the sender to delivery, per packet */
+    uint64_t latency_max;       /* largest packet latency (icnt cycles) */
+    uint64_t eject_full_cycles; /* cycles a packet (head or tail) waited for the endpoint */
+    uint64_t bubble_cycles;     /* cycles the output was held by a packet whose next flit had not arrived */
+};
+
+struct icnt_rx {
+    uint32_t ep;                  /* endpoint id */
+    uint32_t n_src;               /* sources (= endpoints of the network) */
+    uint32_t cap;                 /* FIFO depth per source (flits) */
+    uint32_t payload_bytes;       /* bytes per payload slot */
+    struct icnt_flit *fl;         /* [n_src * cap] flits */
+    uint8_t *pay;                 /* [n_src * cap * payload_bytes] payload of tail flits, by slot */
+    uint32_t *fhead;              /* [n_src] oldest slot of each FIFO */
+    uint32_t *fcount;             /* [n_src] flits held by each FIFO */
+    uint32_t n_flits_held;        /* sum of fcount */
+    uint32_t lock_src;            /* source whose packet holds the output; UINT32_MAX = none */
+    uint32_t rr_next;             /* round-robin pointer: first source tried at the next boundary */
+    uint64_t bubble_since;        /* cycle the locked packet started waiting for its next flit (CYCLE_NEVER = not) */
+    const struct icnt_topo *topo;
+    const struct icnt_policy *pol;
+    struct icnt_rx_ops ops;
+    void *ctx;
+    struct icnt_rx_stats st;
+};
+
+void icnt_rx_init(struct icnt_rx *rx, const struct icnt_rx_args *a);
+void icnt_rx_fini(struct icnt_rx *rx);
+/* A flit arrives from the link at cycle (payload: tail only, else NULL).
+ * Overflow means a sender ignored its credits: panic. */
+void icnt_rx_flit_arrive(struct icnt_rx *rx, const struct icnt_flit *f, const void *payload, cycle_t cycle);
+/* Take at most one flit; returns the next cycle with work or CYCLE_NEVER. */
+uint64_t icnt_rx_tick(struct icnt_rx *rx, cycle_t cycle);
+bool icnt_rx_idle(const struct icnt_rx *rx);
+static inline uint32_t icnt_rx_fifo_count(const struct icnt_rx *rx, uint32_t src) { return rx->fcount[src]; }
+/* Head flit of src's FIFO (NULL when empty); for policies. */
+static inline const struct icnt_flit *icnt_rx_fifo_head(const struct icnt_rx *rx, uint32_t src)
+{
+    return rx->fcount[src] ? &rx->fl[(size_t)src * rx->cap + rx->fhead[src]] : NULL;
+}
+void icnt_rx_check(const struct icnt_rx *rx);
+/* Statistics "<group>.rx_*", instance = endpoint id. */
+void icnt_rx_stats_register(struct icnt_rx *rx, struct stats *s, const char *group);
+
+#endif /* GPUSIM_SIM_ICNT_ICNT_H */

@@ -1,0 +1,119 @@
+/* sim/icnt/icnt_cfg.c: the network keys of the icnt.* section (spec baseline-gpu.md
+ * 2.7, 3.4, 4.2; defaults are the gtx480 values), their cross-field rules and
+ * packetisation. This table is the second part of section icnt (struct member
+ * icnt_net); icnt.min_latency, the first part, is in sim/gpu/gpu_cfg.c. The old
+ * names icnt_net.* are refused with a hint (sim/cfg/registry.c). See icnt.h
+ * and docs/icnt.md. */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sim/cfg/config.h"
+#include "sim/icnt/icnt.h"
+#include "sim/cfg/sim_cfg.h"
+
+static const char *const icnt_topology_names[] = {"xbar", "mesh2d", NULL};
+
+const struct cfg_key icnt_net_cfg_keys[] = {
+    {"topology", CFG_ENUM, offsetof(struct icnt_net_cfg, topology), 0, 0, "xbar", icnt_topology_names,
+     "xbar: single-stage crossbar (GPGPU-Sim fly, n = 1); mesh2d: end-to-end 2D mesh, "
+     "latency icnt.min_latency + hops x icnt.hop_latency"},
+    {"flit", CFG_SIZE, offsetof(struct icnt_net_cfg, flit), 8, 256, "32", NULL,
+     "flit size (bytes); one flit per interconnect cycle per endpoint (GPGPU-Sim 3.x: 32 B)"},
+    {"header", CFG_SIZE, offsetof(struct icnt_net_cfg, header), 0, 64, "8", NULL,
+     "packet header (bytes); flits = ceil((header + payload) / flit) (GPGPU-Sim: 8 B)"},
+    {"inj_buf", CFG_UINT, offsetof(struct icnt_net_cfg, inj_buf), 1, 4096, "9", NULL,
+     "injection buffer per endpoint and network (flits); GPGPU-Sim interface default 9"},
+    {"rx_fifo_flits", CFG_UINT, offsetof(struct icnt_net_cfg, rx_fifo_flits), 0, 65536, "0", NULL,
+     "receiver FIFO per source (flits) = credits per (source, destination); "
+     "0 = 2 x icnt.min_latency + 2 (18 for min_latency 8); must hold the largest packet"},
+    {"mesh_cols", CFG_UINT, offsetof(struct icnt_net_cfg, mesh_cols), 1, 64, "6", NULL,
+     "mesh2d: routers per row (OQ-B3 proposal 6 x 4)"},
+    {"mesh_rows", CFG_UINT, offsetof(struct icnt_net_cfg, mesh_rows), 1, 64, "4", NULL,
+     "mesh2d: rows of routers"},
+    {"hop_latency", CFG_UINT, offsetof(struct icnt_net_cfg, hop_latency), 0, 1000, "1", NULL,
+     "mesh2d: interconnect cycles added per router hop, on top of icnt.min_latency"},
+    {"jitter", CFG_UINT, offsetof(struct icnt_net_cfg, jitter), 0, 4096, "0", NULL,
+     "largest random extra latency per packet (icnt cycles, seeded by sim.seed; per-pair order kept); "
+     "a timing perturbation for litmus tests, 0 = off (docs/memmodel.md)"},
+};
+
+const unsigned icnt_net_cfg_n_keys = ARRAY_LEN(icnt_net_cfg_keys);
+
+uint32_t icnt_flits(const struct icnt_net_cfg *c, uint32_t payload_bytes)
+{
+    return (uint32_t)((c->header + payload_bytes + c->flit - 1) / c->flit);
+}
+
+uint32_t icnt_req_flits(const struct icnt_net_cfg *c, const struct mem_req *req)
+{
+    /* Reads carry no payload (spec 2.7); writes, write-backs and atomics
+     * carry their segment, whose size the sender put in req->size. */
+    uint32_t payload = req->op == MEM_OP_READ ? 0u : req->size;
+    return icnt_flits(c, payload);
+}
+
+uint32_t icnt_reply_flits(const struct icnt_net_cfg *c, const struct mem_reply *rep)
+{
+    /* Write acks carry nothing; reads and atomics carry rep->size bytes. */
+    uint32_t payload = (rep->op == MEM_OP_WRITE || rep->op == MEM_OP_WRITEBACK) ? 0u : rep->size;
+    return icnt_flits(c, payload);
+}
+
+uint32_t icnt_rx_fifo_depth(const struct icnt_net_cfg *c, uint64_t min_latency)
+{
+    return (uint32_t)(c->rx_fifo_flits ? c->rx_fifo_flits : 2u * min_latency + 2u);
+}
+
+const char *icnt_net_cfg_invalid(const struct icnt_net_cfg *c, uint64_t min_latency, uint64_t n_sm,
+                                 uint64_t n_mem, const char **key)
+{
+    uint32_t max_pkt = icnt_flits(c, ICNT_MAX_PAYLOAD);
+    *key = "icnt.flit";
+    if (max_pkt > 255)
+        return "gives packets of more than 255 flits";
+    *key = "icnt.inj_buf";
+    if (c->inj_buf < max_pkt)
+        return "must hold the largest packet (ceil((header + 128) / flit) flits)";
+    *key = "icnt.rx_fifo_flits";
+    if (icnt_rx_fifo_depth(c, min_latency) < max_pkt)
+        return "must hold the largest packet (ceil((header + 128) / flit) flits)";
+    if (c->topology == ICNT_TOPO_MESH2D) {
+        *key = "icnt.mesh_cols";
+        if (c->mesh_cols * c->mesh_rows < n_sm + n_mem)
+            return "mesh_cols x mesh_rows routers must hold gpu.n_sm + mem.n_partitions nodes";
+        uint64_t edge = c->mesh_rows >= 2 ? (n_mem + 1) / 2 : n_mem;
+        if (edge > c->mesh_cols)
+            return "memory partitions sit on the top and bottom rows: need mesh_cols >= "
+                   "ceil(mem.n_partitions / 2)";
+    }
+    return NULL;
+}
+
+void icnt_net_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
+{
+    const struct icnt_net_cfg *c = sec;
+    const char *key;
+    const char *why = icnt_net_cfg_invalid(c, all->icnt.min_latency, all->gpu.n_sm, all->mem.n_partitions, &key);
+    if (why)
+        cfg_check_fail(ck, key, "%s (flit %llu, header %llu, inj_buf %llu, rx_fifo_flits %llu, mesh %llux%llu)",
+                       why, (unsigned long long)c->flit, (unsigned long long)c->header,
+                       (unsigned long long)c->inj_buf, (unsigned long long)c->rx_fifo_flits,
+                       (unsigned long long)c->mesh_cols, (unsigned long long)c->mesh_rows);
+}
+
+const struct cfg_section icnt_net_cfg_section = {"icnt", "interconnect networks (request and reply)",
+                                                 offsetof(struct sim_cfg, icnt_net), icnt_net_cfg_keys,
+                                                 ARRAY_LEN(icnt_net_cfg_keys), icnt_net_cfg_check};
+
+void icnt_net_cfg_defaults(struct icnt_net_cfg *c)
+{
+    for (size_t i = 0; i < ARRAY_LEN(icnt_net_cfg_keys); i++) {
+        char why[256];
+        const struct cfg_key *k = &icnt_net_cfg_keys[i];
+        bool ok = cfg_parse_value(k, k->def, (char *)c + k->offset, why, sizeof why);
+        SIM_ASSERT(ok, "icnt.%s default '%s': %s", k->name, k->def, why);
+    }
+    const char *key;
+    const char *why = icnt_net_cfg_invalid(c, 8, 15, 6, &key);
+    SIM_ASSERT(!why, "icnt network defaults: %s %s", key, why);
+}

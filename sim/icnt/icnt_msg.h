@@ -1,0 +1,102 @@
+/* sim/icnt/icnt_msg.h: the engine messages that carry interconnect traffic
+ * between host partitions (spec baseline-gpu.md 1.5, 2.7, 3.4; docs/icnt.md,
+ * docs/mempart_unit.md).
+ *
+ * What it models: nothing by itself. It fixes the wire format shared by the
+ * two ends of both networks, so that the SM side (request sender, reply
+ * receiver) and the memory-partition side (partitions/mempart/mempart_unit.c:
+ * request receiver, reply sender) agree:
+ *  - ICNT_MSG_FLIT: one flit. Payload = struct icnt_flit (24 B), followed,
+ *    on the TAIL flit only, by the packet's payload (a struct mem_req on the
+ *    request network, a struct mem_reply on the reply network), as
+ *    NOTE(icnt-tail-payload) in sim/icnt/icnt.h says. Arrival = the icnt cycle the
+ *    sender half computed (send cycle + link latency) x icnt period.
+ *  - ICNT_MSG_CREDIT: one credit back to a sender half. Payload = struct
+ *    icnt_msg_credit. Arrival = the cycle the receiver half computed x icnt
+ *    period.
+ * The destination engine unit is the one hosting the endpoint f->dst (flit)
+ * or cr->to_src (credit); which network a message belongs to follows from
+ * the endpoint kind: flits to an SM endpoint and credits to a sub-partition
+ * or central-node endpoint are reply-network traffic, the others
+ * request-network traffic. A central node (icnt_topo_add_node) is a
+ * server like a sub-partition: it receives requests and sends replies.
+ *
+ * Payload: any registered kind (mem_kind_table, docs/messages.md) travels
+ * as a struct mem_req / struct mem_reply; the kind (op) decides the packet's
+ * flit count (icnt_kind_req_flits / icnt_kind_reply_flits), not the bytes
+ * copied, so the engine message of a tail flit is always 24 + 200 bytes on
+ * the request network and 24 + 152 on the reply network.
+ *
+ * Not modelled here: anything about timing (the halves in sim/icnt/icnt.c decide
+ * when a flit or credit leaves and arrives).
+ */
+#ifndef GPUSIM_SIM_ICNT_ICNT_MSG_H
+#define GPUSIM_SIM_ICNT_ICNT_MSG_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "sim/base/common.h"
+#include "sim/icnt/icnt.h"
+#include "sim/mem/memreq.h"
+#include "sync/engine.h"
+
+/* Engine message types (struct eng_msg.type). Values are distinct from the
+ * synthetic model's (1) and leave room for other model messages. */
+enum icnt_msg_type {
+    ICNT_MSG_FLIT = 0x1C01u,   /* struct icnt_flit [+ tail payload] */
+    ICNT_MSG_CREDIT = 0x1C02u, /* struct icnt_msg_credit */
+};
+
+struct icnt_msg_credit {
+    uint32_t to_src;   /* endpoint of the sender half that gets the credit back */
+    uint32_t from_dst; /* endpoint whose receiver FIFO freed one flit slot */
+};
+
+/* The largest flit message: a tail flit with a request (24 + 200 bytes). */
+#define ICNT_MSG_FLIT_MAX_BYTES (sizeof(struct icnt_flit) + sizeof(struct mem_req))
+
+_Static_assert(sizeof(struct icnt_flit) + sizeof(struct mem_req) <= ENG_MSG_PAYLOAD,
+               "a request tail flit (flit + struct mem_req) must fit one engine message");
+_Static_assert(sizeof(struct icnt_flit) + sizeof(struct mem_reply) <= ENG_MSG_PAYLOAD,
+               "a reply tail flit (flit + struct mem_reply) must fit one engine message");
+
+/* Build a flit message in buf (ENG_MSG_PAYLOAD bytes); payload is non-NULL
+ * for the tail only. Returns the message length (bytes). */
+static inline uint32_t icnt_msg_pack_flit(uint8_t *buf, const struct icnt_flit *f, const void *payload,
+                                          uint32_t payload_bytes)
+{
+    memcpy(buf, f, sizeof *f);
+    if (!payload)
+        return (uint32_t)sizeof *f;
+    SIM_ASSERT(sizeof *f + payload_bytes <= ENG_MSG_PAYLOAD, "icnt_msg: payload of %u bytes too large",
+               payload_bytes);
+    memcpy(buf + sizeof *f, payload, payload_bytes);
+    return (uint32_t)(sizeof *f + payload_bytes);
+}
+
+/* Read a flit message: copies the flit into *f and returns a pointer to the
+ * tail payload inside m (NULL for head/body flits). Checks the length. */
+static inline const void *icnt_msg_unpack_flit(const struct eng_msg *m, struct icnt_flit *f,
+                                               uint32_t payload_bytes)
+{
+    SIM_ASSERT(m->type == ICNT_MSG_FLIT && m->len >= sizeof *f, "icnt_msg: bad flit message (type %u len %u)",
+               m->type, m->len);
+    memcpy(f, m->payload, sizeof *f);
+    if (!icnt_flit_is_tail(f)) {
+        SIM_ASSERT(m->len == sizeof *f, "icnt_msg: non-tail flit with %u bytes", m->len);
+        return NULL;
+    }
+    SIM_ASSERT(m->len == sizeof *f + payload_bytes, "icnt_msg: tail flit of %u bytes, want %u", m->len,
+               (unsigned)(sizeof *f + payload_bytes));
+    return m->payload + sizeof *f;
+}
+
+static inline void icnt_msg_unpack_credit(const struct eng_msg *m, struct icnt_msg_credit *c)
+{
+    SIM_ASSERT(m->type == ICNT_MSG_CREDIT && m->len == sizeof *c, "icnt_msg: bad credit message (type %u len %u)",
+               m->type, m->len);
+    memcpy(c, m->payload, sizeof *c);
+}
+
+#endif /* GPUSIM_SIM_ICNT_ICNT_MSG_H */

@@ -1,0 +1,237 @@
+/* sim/ptx/passes/regalloc.c: physical register allocation (pass "regalloc").
+ *
+ * Does: map PTX virtual registers to 32-bit physical registers as ptxas
+ * would have to: a 64-bit register takes an even-aligned pair, 8/16/32-bit
+ * registers take one, predicates go to a separate predicate file and are
+ * not counted. Two virtual registers interfere when one is written while
+ * the other is live after the instruction (from the liveness pass), or
+ * both are written by the same instruction. Colouring is greedy in order
+ * of first appearance (which is optimal for straight-line code and close
+ * to it with loops), on an exact interference bit-matrix when the function
+ * has at most RA_MATRIX_MAX virtual registers of a class; above that, on
+ * live intervals (linear scan, over-approximating interference) so memory
+ * stays linear. Results: reg.phys per vreg, fn->regs_alloc, preds_alloc,
+ * and regs_per_thread (= regs_alloc until a ptxas sidecar overrides it).
+ * Does not: spill, rematerialise or coalesce copies (ptxas does, so its
+ * count can be lower or higher than ours), reserve ABI registers for
+ * calls, or enforce a target; docs/ptx.md compares both counts.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/ptx/internal.h"
+
+/* NOTE(regalloc): the matrix costs n^2/8 bytes: 8192 vregs = 8 MB. nvcc
+ * kernels in the test set have < 500 vregs per class. */
+#define RA_MATRIX_MAX 8192u
+
+struct ra {
+    struct ptx_func *fn;
+    bool pred;          /* allocating the predicate class */
+    uint32_t *cls_of;   /* vreg -> index within the class, UINT32_MAX if other class */
+    uint32_t *vreg_of;  /* class index -> vreg */
+    uint32_t n;         /* vregs in the class */
+    uint64_t *adj;      /* n x n bit matrix (NULL in interval mode) */
+    uint32_t words;     /* per matrix row */
+    uint32_t *first;    /* class index -> first instruction it appears in (UINT32_MAX never) */
+    uint32_t *last;     /* class index -> last instruction where it is live or referenced */
+    int32_t defs[PTX_MAX_OPNDS * 4 + 1]; /* defs of the current instruction */
+    uint32_t n_defs;
+};
+
+static void edge(struct ra *ra, uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return;
+    ptx_bit_set(ra->adj + (size_t)a * ra->words, b);
+    ptx_bit_set(ra->adj + (size_t)b * ra->words, a);
+}
+
+struct ref_ctx {
+    struct ra *ra;
+    uint32_t pc;
+};
+
+static void ref_visit(int32_t v, int is_def, void *p)
+{
+    struct ref_ctx *c = p;
+    struct ra *ra = c->ra;
+    uint32_t k = ra->cls_of[v];
+    if (k == UINT32_MAX)
+        return;
+    if (ra->first[k] == UINT32_MAX)
+        ra->first[k] = c->pc;
+    if (ra->last[k] == UINT32_MAX || c->pc > ra->last[k])
+        ra->last[k] = c->pc;
+    if (is_def && ra->n_defs < ARRAY_LEN(ra->defs))
+        ra->defs[ra->n_defs++] = (int32_t)k;
+}
+
+/* Scan the function: first/last appearance, and matrix edges. */
+static void scan(struct ra *ra)
+{
+    struct ptx_func *fn = ra->fn;
+    uint32_t w = fn->live.words;
+    for (uint32_t pc = 0; pc < fn->n_insns; pc++) {
+        struct ref_ctx c = {ra, pc};
+        ra->n_defs = 0;
+        ptx_insn_for_each_reg(&fn->insns[pc], ref_visit, &c);
+        const uint64_t *out = fn->live.live_out + (size_t)pc * w;
+        const uint64_t *in = fn->live.live_in + (size_t)pc * w;
+        for (uint32_t x = 0; x < w; x++) {
+            uint64_t bits = out[x] | in[x];
+            while (bits) {
+                uint32_t v = x * 64 + (uint32_t)__builtin_ctzll(bits);
+                bits &= bits - 1;
+                uint32_t k = v < fn->n_regs ? ra->cls_of[v] : UINT32_MAX;
+                if (k == UINT32_MAX)
+                    continue;
+                if (ra->first[k] == UINT32_MAX || pc < ra->first[k])
+                    ra->first[k] = pc;
+                if (ra->last[k] == UINT32_MAX || pc > ra->last[k])
+                    ra->last[k] = pc;
+                if (!ra->adj || !((out[x] >> (v & 63)) & 1))
+                    continue;
+                for (uint32_t d = 0; d < ra->n_defs; d++)
+                    edge(ra, (uint32_t)ra->defs[d], k);
+            }
+        }
+        if (ra->adj)
+            for (uint32_t a = 0; a < ra->n_defs; a++)
+                for (uint32_t b = a + 1; b < ra->n_defs; b++)
+                    edge(ra, (uint32_t)ra->defs[a], (uint32_t)ra->defs[b]);
+    }
+}
+
+/* Sort class indices by first appearance (stable by index). */
+struct order_item {
+    uint32_t first, k;
+};
+
+static int order_cmp(const void *a, const void *b)
+{
+    const struct order_item *x = a, *y = b;
+    if (x->first != y->first)
+        return x->first < y->first ? -1 : 1;
+    return x->k < y->k ? -1 : (x->k > y->k);
+}
+
+static uint32_t width_of(const struct ra *ra, uint32_t k)
+{
+    return ra->pred ? 1 : ra->fn->regs[ra->vreg_of[k]].n_phys;
+}
+
+/* Lowest slot s (aligned to the width) with [s, s+width) free in busy. */
+static uint32_t lowest_free(const uint8_t *busy, uint32_t width)
+{
+    for (uint32_t s = 0;; s += width) {
+        bool ok = true;
+        for (uint32_t j = 0; j < width; j++)
+            ok = ok && !busy[s + j];
+        if (ok)
+            return s;
+    }
+}
+
+static uint32_t colour(struct ra *ra)
+{
+    struct ptx_func *fn = ra->fn;
+    struct order_item *ord = ptx_xcalloc(ra->n, sizeof *ord);
+    uint32_t n_live = 0;
+    for (uint32_t k = 0; k < ra->n; k++)
+        if (ra->first[k] != UINT32_MAX)
+            ord[n_live++] = (struct order_item){ra->first[k], k};
+    qsort(ord, n_live, sizeof *ord, order_cmp);
+    uint32_t slots = 2 * ra->n + 4, used = 0;
+    uint8_t *busy = ptx_xcalloc(slots, 1);
+    int32_t *phys = ptx_xcalloc(ra->n, sizeof *phys);
+    for (uint32_t k = 0; k < ra->n; k++)
+        phys[k] = -1;
+    /* interval mode: active set sorted by nothing, scanned linearly */
+    uint32_t *active = ra->adj ? NULL : ptx_xcalloc(ra->n + 1, sizeof *active);
+    uint32_t n_active = 0;
+    for (uint32_t i = 0; i < n_live; i++) {
+        uint32_t k = ord[i].k, width = width_of(ra, k);
+        memset(busy, 0, slots);
+        if (ra->adj) {
+            const uint64_t *row = ra->adj + (size_t)k * ra->words;
+            for (uint32_t x = 0; x < ra->words; x++) {
+                uint64_t bits = row[x];
+                while (bits) {
+                    uint32_t o = x * 64 + (uint32_t)__builtin_ctzll(bits);
+                    bits &= bits - 1;
+                    if (phys[o] >= 0)
+                        for (uint32_t j = 0; j < width_of(ra, o); j++)
+                            busy[phys[o] + j] = 1;
+                }
+            }
+        } else {
+            uint32_t keep = 0;
+            for (uint32_t a = 0; a < n_active; a++) {
+                uint32_t o = active[a];
+                if (ra->last[o] < ra->first[k])
+                    continue; /* expired */
+                active[keep++] = o;
+                for (uint32_t j = 0; j < width_of(ra, o); j++)
+                    busy[phys[o] + j] = 1;
+            }
+            n_active = keep;
+            active[n_active++] = k;
+        }
+        uint32_t s = lowest_free(busy, width);
+        phys[k] = (int32_t)s;
+        if (s + width > used)
+            used = s + width;
+    }
+    for (uint32_t k = 0; k < ra->n; k++)
+        fn->regs[ra->vreg_of[k]].phys = phys[k];
+    free(active);
+    free(phys);
+    free(busy);
+    free(ord);
+    return used;
+}
+
+static uint32_t alloc_class(struct ptx_func *fn, bool pred)
+{
+    struct ra ra;
+    memset(&ra, 0, sizeof ra);
+    ra.fn = fn;
+    ra.pred = pred;
+    ra.cls_of = ptx_xcalloc(fn->n_regs + 1, sizeof *ra.cls_of);
+    ra.vreg_of = ptx_xcalloc(fn->n_regs + 1, sizeof *ra.vreg_of);
+    for (uint32_t v = 0; v < fn->n_regs; v++) {
+        if (fn->regs[v].is_pred == pred) {
+            ra.cls_of[v] = ra.n;
+            ra.vreg_of[ra.n++] = v;
+        } else {
+            ra.cls_of[v] = UINT32_MAX;
+        }
+    }
+    uint32_t used = 0;
+    if (ra.n) {
+        ra.first = ptx_xcalloc(ra.n, sizeof *ra.first);
+        ra.last = ptx_xcalloc(ra.n, sizeof *ra.last);
+        for (uint32_t k = 0; k < ra.n; k++)
+            ra.first[k] = ra.last[k] = UINT32_MAX;
+        if (ra.n <= RA_MATRIX_MAX) {
+            ra.words = (ra.n + 63) / 64;
+            ra.adj = ptx_xcalloc((size_t)ra.n * ra.words, sizeof(uint64_t));
+        }
+        scan(&ra);
+        used = colour(&ra);
+    }
+    free(ra.adj);
+    free(ra.first);
+    free(ra.last);
+    free(ra.cls_of);
+    free(ra.vreg_of);
+    return used;
+}
+
+void ptx_regalloc_run(struct ptx_func *fn)
+{
+    fn->regs_alloc = alloc_class(fn, false);
+    fn->preds_alloc = alloc_class(fn, true);
+    fn->regs_per_thread = fn->regs_ptxas >= 0 ? (uint32_t)fn->regs_ptxas : fn->regs_alloc;
+}

@@ -1,0 +1,399 @@
+/* sim/sm/exec/pipes.c: SP/SFU execution pipes, MEM hand-off latches, writeback.
+ * See pipes.h for what is modelled; docs/pipes.md for the choices.
+ *
+ * NOTE(no-oc-ex-latch): GPGPU-Sim has an OC->EX pipeline register between
+ * the collector and the unit; here a ready collector dispatches straight
+ * into a pipe that can accept (II elapsed, a free slot), at most
+ * oc.out_ports_<set> per set per cycle. Timeline of one fp32 add issued at
+ * cycle 0: reads granted at 1, dispatch at 2, ready at 2 + 4 = 6, written
+ * back (scoreboard released) at 6.
+ * NOTE(elastic-pipe): a result whose writeback is blocked (width or bank)
+ * stays in its pipe slot; the pipe keeps accepting until all
+ * PIPES_MAX_INFLIGHT slots are used. Real hardware would stall the pipe;
+ * with wb_width 2 and at most 3 result-producing pipes the difference only
+ * shows under sustained bank conflicts on writes.
+ * NOTE(wb-order): SP/SFU results are written back oldest ready first
+ * ((ready cycle, dispatch order)); a result blocked by a busy bank does not
+ * block younger ones; LD/ST results write after them (GPGPU-Sim writes the
+ * EX_WB register before the LD/ST unit's writeback) in FIFO order.
+ * NOTE(classes): FMA counts as MAD; REM as DIV; MUL24/MAD24/DP4A/DP2A/SAD as
+ * int MUL/MAD/MAD/MAD/ADD; ADDC/SUB/SUBC as ADD; MIN as MAX; TANH as a
+ * transcendental; f16/bf16 arithmetic as fp32. Control flow and barriers
+ * are "other ALU" 1/1 on SP (spec 3.2: branches 1/1).
+ */
+#include "sim/sm/exec/pipes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/ptx/ir.h"
+#include "sim/sm/rf/opcoll.h"
+
+static const struct pipe_class_info class_info[PIPE_C_COUNT] = {
+#define PIPE_X_(e, n, l, i, m) {n, l, i, m},
+    PIPE_CLASS_LIST(PIPE_X_)
+#undef PIPE_X_
+};
+
+const struct pipe_class_info *pipes_class_info(enum pipe_class c)
+{
+    SIM_ASSERT((unsigned)c < PIPE_C_COUNT, "pipes: bad class %d", (int)c);
+    return &class_info[c];
+}
+
+/* Arithmetic families of the 3.2 table. */
+enum fam { F_ADD, F_MAX, F_MUL, F_MAD, F_DIV };
+
+static enum pipe_class by_type(enum fam f, enum ptx_type t)
+{
+    static const enum pipe_class tab[3][5] = {
+        {PIPE_C_INT_ADD, PIPE_C_INT_MAX, PIPE_C_INT_MUL, PIPE_C_INT_MAD, PIPE_C_INT_DIV},
+        {PIPE_C_F32_ADD, PIPE_C_F32_MAX, PIPE_C_F32_MUL, PIPE_C_F32_MAD, PIPE_C_F32_DIV},
+        {PIPE_C_F64_ADD, PIPE_C_F64_MAX, PIPE_C_F64_MUL, PIPE_C_F64_MAD, PIPE_C_F64_DIV},
+    };
+    int row = t == PTX_T_F64 ? 2 : ptx_type_is_float(t) ? 1 : 0;
+    return tab[row][f];
+}
+
+enum pipe_class pipes_class_of(const struct ptx_insn *in)
+{
+    enum ptx_op op = (enum ptx_op)in->op;
+    enum ptx_type t = (enum ptx_type)in->type;
+    switch (ptx_op_unit(op)) {
+    case PTX_UNIT_MEM: return PIPE_C_MEM;
+    case PTX_UNIT_CTRL:
+    case PTX_UNIT_SYNC: return PIPE_C_ALU;
+    default: break;
+    }
+    switch (op) {
+    case PTX_OP_ADD:
+    case PTX_OP_SUB:
+    case PTX_OP_ADDC:
+    case PTX_OP_SUBC: return by_type(F_ADD, t);
+    case PTX_OP_SAD: return PIPE_C_INT_ADD;
+    case PTX_OP_MIN:
+    case PTX_OP_MAX: return by_type(F_MAX, t);
+    case PTX_OP_MUL: return by_type(F_MUL, t);
+    case PTX_OP_MUL24: return PIPE_C_INT_MUL;
+    case PTX_OP_MAD:
+    case PTX_OP_MADC:
+    case PTX_OP_FMA: return by_type(F_MAD, t);
+    case PTX_OP_MAD24:
+    case PTX_OP_DP4A:
+    case PTX_OP_DP2A: return PIPE_C_INT_MAD;
+    case PTX_OP_DIV:
+    case PTX_OP_REM: return by_type(F_DIV, t);
+    case PTX_OP_RCP:
+    case PTX_OP_SQRT:
+    case PTX_OP_RSQRT:
+    case PTX_OP_SIN:
+    case PTX_OP_COS:
+    case PTX_OP_LG2:
+    case PTX_OP_EX2:
+    case PTX_OP_TANH: return PIPE_C_SFU;
+    default: return PIPE_C_ALU;
+    }
+}
+
+struct collect {
+    const struct ptx_func *fn;
+    struct pipe_op *op;
+    bool overflow;
+};
+
+static void collect_reg(int32_t vreg, int is_def, void *ctx)
+{
+    struct collect *c = ctx;
+    if (vreg < 0 || (uint32_t)vreg >= c->fn->n_regs)
+        return;
+    const struct ptx_reg *r = &c->fn->regs[vreg];
+    if (r->is_pred || r->phys < 0)
+        return;
+    for (uint32_t i = 0; i < r->n_phys; i++) {
+        uint16_t phys = (uint16_t)(r->phys + (int32_t)i);
+        if (is_def) {
+            if (c->op->n_dst >= PIPE_MAX_DST) {
+                c->overflow = true;
+                return;
+            }
+            c->op->dst[c->op->n_dst++] = phys;
+        } else {
+            if (c->op->n_src >= PIPE_MAX_SRC) {
+                c->overflow = true;
+                return;
+            }
+            c->op->src[c->op->n_src++] = phys;
+        }
+    }
+}
+
+bool pipes_op_from_insn(const struct ptx_func *fn, const struct ptx_insn *in, uint32_t warp, uint64_t tag,
+                        struct pipe_op *out)
+{
+    memset(out, 0, sizeof *out);
+    out->tag = tag;
+    out->warp = warp;
+    out->cls = (uint8_t)pipes_class_of(in);
+    struct collect c = {fn, out, false};
+    ptx_insn_for_each_reg(in, collect_reg, &c);
+    return !c.overflow;
+}
+
+void pipes_op_remap(struct pipe_op *op, const uint16_t *map, uint32_t n_map)
+{
+    for (uint32_t i = 0; i < op->n_src; i++)
+        if (op->src[i] < n_map)
+            op->src[i] = map[op->src[i]];
+    for (uint32_t i = 0; i < op->n_dst; i++)
+        if (op->dst[i] < n_map)
+            op->dst[i] = map[op->dst[i]];
+}
+
+bool pipes_op_set_regs(struct pipe_op *op, const uint16_t *regs, uint32_t n_src, uint32_t n_dst)
+{
+    if (n_src != op->n_src || n_dst != op->n_dst)
+        return false;
+    for (uint32_t i = 0; i < n_src; i++)
+        op->src[i] = regs[i];
+    for (uint32_t i = 0; i < n_dst; i++)
+        op->dst[i] = regs[n_src + i];
+    return true;
+}
+
+/* ---------------------------------------------------------------- unit */
+
+void pipes_init(struct pipes *p, const struct pipes_cfg *cfg, pipes_wb_fn wb_fn, void *wb_ctx)
+{
+    if (pipes_cfg_validate(cfg, NULL, NULL))
+        sim_panic("pipes_init: invalid pipes configuration");
+    memset(p, 0, sizeof *p);
+    p->cfg = *cfg;
+    p->n_units = (uint32_t)(cfg->n_sp + cfg->n_sfu);
+    for (uint32_t i = 0; i < p->n_units; i++)
+        p->units[i].kind = i < cfg->n_sp ? PIPE_SP : PIPE_SFU;
+    p->wb_fn = wb_fn;
+    p->wb_ctx = wb_ctx;
+}
+
+void pipes_fini(struct pipes *p) { memset(p, 0, sizeof *p); }
+
+struct wb_cand {
+    cycle_t done;
+    uint64_t seq;
+    uint16_t unit, slot;
+};
+
+static void writeback(struct pipes *p, struct opcoll *oc, cycle_t now)
+{
+    struct wb_cand c[PIPES_MAX_UNITS * PIPES_MAX_INFLIGHT];
+    uint32_t n = 0;
+    for (uint32_t u = 0; u < p->n_units; u++) {
+        const struct pipe_unit *pu = &p->units[u];
+        if (!pu->n_inflight)
+            continue;
+        for (uint32_t s = 0; s < PIPES_MAX_INFLIGHT; s++) {
+            const struct pipe_slot *sl = &pu->slot[s];
+            if (!sl->valid || sl->done > now)
+                continue;
+            struct wb_cand x = {sl->done, sl->seq, (uint16_t)u, (uint16_t)s};
+            uint32_t i = n++;
+            while (i > 0 && (c[i - 1].done > x.done || (c[i - 1].done == x.done && c[i - 1].seq > x.seq))) {
+                c[i] = c[i - 1];
+                i--;
+            }
+            c[i] = x;
+        }
+    }
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (done == p->cfg.wb_width) {
+            p->st.wb_width_stall += n - i;
+            break;
+        }
+        struct pipe_unit *pu = &p->units[c[i].unit];
+        struct pipe_slot *sl = &pu->slot[c[i].slot];
+        if (!opcoll_write(oc, sl->op.warp, sl->op.dst, sl->op.n_dst, now)) {
+            p->st.wb_bank_stall++;
+            continue;
+        }
+        sl->valid = false;
+        pu->n_inflight--;
+        done++;
+        p->st.wb++;
+        if (p->wb_fn)
+            p->wb_fn(p->wb_ctx, &sl->op, now);
+    }
+    for (uint32_t k = 0; k < p->cfg.ldst_wb_width && p->ldst_n; k++) {
+        const struct pipe_op *op = &p->ldst_q[p->ldst_head];
+        if (!opcoll_write(oc, op->warp, op->dst, op->n_dst, now)) {
+            p->st.wb_bank_stall++;
+            break; /* FIFO: younger LD/ST results wait behind it */
+        }
+        p->st.wb_ldst++;
+        if (p->wb_fn)
+            p->wb_fn(p->wb_ctx, op, now);
+        p->ldst_head = (p->ldst_head + 1) % PIPES_LDST_WB_QUEUE;
+        p->ldst_n--;
+    }
+}
+
+/* A pipe of kind k that accepts at cycle now (lowest index), or -1. */
+static int accepting_pipe(struct pipes *p, uint32_t k, cycle_t now, bool *full)
+{
+    for (uint32_t u = 0; u < p->n_units; u++) {
+        const struct pipe_unit *pu = &p->units[u];
+        if (pu->kind != k || pu->next_accept > now)
+            continue;
+        if (pu->n_inflight == PIPES_MAX_INFLIGHT) {
+            *full = true;
+            continue;
+        }
+        return (int)u;
+    }
+    return -1;
+}
+
+static void dispatch(struct pipes *p, struct opcoll *oc, cycle_t now)
+{
+    uint32_t ready[OC_MAX_UNITS];
+    for (uint32_t k = 0; k < PIPE_N_KINDS; k++) {
+        uint32_t n = opcoll_ready(oc, (enum pipe_kind)k, now, ready, (uint32_t)oc->cfg.out_ports[k]);
+        for (uint32_t i = 0; i < n; i++) {
+            const struct pipe_op *op = opcoll_op(oc, ready[i]);
+            if (k == PIPE_MEM) {
+                uint32_t m = 0;
+                while (m < p->cfg.n_mem && p->mem_valid[m])
+                    m++;
+                if (m == p->cfg.n_mem)
+                    break;
+                p->mem_latch[m] = *op;
+                p->mem_valid[m] = true;
+                p->st.mem_dispatched++;
+                p->st.by_class[op->cls]++;
+                opcoll_release(oc, ready[i], now);
+                continue;
+            }
+            bool full = false;
+            int u = accepting_pipe(p, k, now, &full);
+            if (u < 0) {
+                if (full)
+                    p->st.full_stall++;
+                break;
+            }
+            struct pipe_unit *pu = &p->units[u];
+            uint32_t s = 0;
+            while (pu->slot[s].valid)
+                s++;
+            const struct pipe_class_info *ci = pipes_class_info((enum pipe_class)op->cls);
+            pu->slot[s] = (struct pipe_slot){*op, now + ci->lat, p->seq++, true};
+            pu->n_inflight++;
+            pu->next_accept = now + ci->ii;
+            pu->dispatched++;
+            p->st.by_class[op->cls]++;
+            opcoll_release(oc, ready[i], now);
+        }
+    }
+}
+
+cycle_t pipes_tick(struct pipes *p, struct opcoll *oc, cycle_t now)
+{
+    /* Back to front (STYLE.md 2): writeback frees slots and takes banks
+     * before dispatch and reads, so nothing passes two stages in a cycle. */
+    writeback(p, oc, now);
+    dispatch(p, oc, now);
+    cycle_t next = opcoll_read_tick(oc, now);
+    /* Ready units that could not dispatch (pipe busy): retry when a pipe of
+     * their kind accepts again; being early is harmless, never late. */
+    uint32_t ready[OC_MAX_UNITS];
+    for (uint32_t k = PIPE_SP; k <= PIPE_SFU; k++)
+        if (opcoll_ready(oc, (enum pipe_kind)k, now + 1, ready, 1)) {
+            for (uint32_t u = 0; u < p->n_units; u++)
+                if (p->units[u].kind == k) {
+                    cycle_t t = p->units[u].next_accept > now ? p->units[u].next_accept : now + 1;
+                    if (t < next)
+                        next = t;
+                }
+        }
+    for (uint32_t u = 0; u < p->n_units; u++) {
+        const struct pipe_unit *pu = &p->units[u];
+        if (!pu->n_inflight)
+            continue;
+        for (uint32_t s = 0; s < PIPES_MAX_INFLIGHT; s++)
+            if (pu->slot[s].valid) {
+                cycle_t t = pu->slot[s].done > now ? pu->slot[s].done : now + 1;
+                if (t < next)
+                    next = t;
+            }
+    }
+    if (p->ldst_n && now + 1 < next)
+        next = now + 1;
+    return next;
+}
+
+bool pipes_mem_pop(struct pipes *p, struct pipe_op *out)
+{
+    for (uint32_t m = 0; m < p->cfg.n_mem; m++)
+        if (p->mem_valid[m]) {
+            *out = p->mem_latch[m];
+            p->mem_valid[m] = false;
+            return true;
+        }
+    return false;
+}
+
+bool pipes_ldst_wb_can_accept(const struct pipes *p) { return p->ldst_n < PIPES_LDST_WB_QUEUE; }
+
+bool pipes_ldst_wb_push(struct pipes *p, const struct pipe_op *op)
+{
+    if (!pipes_ldst_wb_can_accept(p))
+        return false;
+    SIM_ASSERT(op->n_dst <= PIPE_MAX_DST, "pipes_ldst_wb_push: %u destinations", op->n_dst);
+    p->ldst_q[(p->ldst_head + p->ldst_n) % PIPES_LDST_WB_QUEUE] = *op;
+    p->ldst_n++;
+    return true;
+}
+
+bool pipes_idle(const struct pipes *p)
+{
+    if (p->ldst_n)
+        return false;
+    for (uint32_t u = 0; u < p->n_units; u++)
+        if (p->units[u].n_inflight)
+            return false;
+    for (uint32_t m = 0; m < p->cfg.n_mem; m++)
+        if (p->mem_valid[m])
+            return false;
+    return true;
+}
+
+void pipes_stats_register(struct pipes *p, struct stats *reg, const char *group, int instance)
+{
+    stats_counter(reg, group, instance, "wb", &p->st.wb, "SP/SFU instructions written back");
+    stats_counter(reg, group, instance, "wb_ldst", &p->st.wb_ldst, "LD/ST instructions written back");
+    stats_counter(reg, group, instance, "wb_width_stall", &p->st.wb_width_stall,
+                  "ready results deferred by the writeback width (result-cycles)");
+    stats_counter(reg, group, instance, "wb_bank_stall", &p->st.wb_bank_stall,
+                  "ready results deferred by a busy destination bank (result-cycles)");
+    stats_counter(reg, group, instance, "mem_dispatched", &p->st.mem_dispatched,
+                  "MEM instructions handed to the LD/ST unit");
+    stats_counter(reg, group, instance, "full_stall", &p->st.full_stall,
+                  "dispatches refused because every slot of the pipe was taken");
+    for (int c = 0; c < PIPE_C_COUNT; c++) {
+        char name[48];
+        snprintf(name, sizeof name, "dispatched_%s", class_info[c].name);
+        stats_counter(reg, group, instance, name, &p->st.by_class[c], "instructions dispatched of this class");
+    }
+}
+
+void pipes_check(const struct pipes *p)
+{
+    for (uint32_t u = 0; u < p->n_units; u++) {
+        uint32_t v = 0;
+        for (uint32_t s = 0; s < PIPES_MAX_INFLIGHT; s++)
+            v += p->units[u].slot[s].valid;
+        SIM_ASSERT(v == p->units[u].n_inflight, "pipes: pipe %u holds %u slots, counter says %u", u, v,
+                   p->units[u].n_inflight);
+    }
+    SIM_ASSERT(p->ldst_n <= PIPES_LDST_WB_QUEUE && p->ldst_head < PIPES_LDST_WB_QUEUE,
+               "pipes: LD/ST writeback ring corrupt");
+}

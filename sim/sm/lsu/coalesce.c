@@ -1,0 +1,287 @@
+/* sim/sm/lsu/coalesce.c: global/local memory coalescer. See coalesce.h.
+ *
+ * NOTE(one-txn-per-line): GPGPU-Sim 3.x coalesces each half-warp separately
+ * with the compute-1.3 segment rules (32 B segments for 1 B accesses, 64 B
+ * for 2 B, 128 B for 4 B and larger). The spec (baseline-gpu.md 2.6,
+ * [proposal]) keeps one transaction per 128 B line for the whole warp and
+ * every access size, and uses the shrunk segment only as the payload size of
+ * stores, atomics and L1-bypassing reads. So 32 lanes reading 4 B inside one
+ * line give 1 transaction here (GPGPU-Sim: 2, one per half-warp).
+ *
+ * NOTE(atomic-grouping): GPGPU-Sim 3.x (later 3.x releases) splits an atomic
+ * line into several transactions when two lanes touch the same bytes. The
+ * spec executes an atomic line at L2 with its lanes applied in lane order
+ * (2.8), so we keep one transaction per line for atomics too; the lane mask
+ * tells L2 which lanes to apply.
+ *
+ * NOTE(cache-ops): L1 bypass per spec 2.6: .cg loads and all atomics (as
+ * GPGPU-Sim 3.x), plus .cv and .volatile loads [spec proposal]. .cs and .lu
+ * are hints GPGPU-Sim 3.x ignores; we treat them as .ca. For stores the L1
+ * write policy (l1d.write_policy) decides; we set l1_bypass for .cg, .cv and
+ * .volatile stores as a hint (under the default policy every global store
+ * goes to L2 anyway).
+ */
+#include "sim/sm/lsu/coalesce.h"
+
+#include <stddef.h>
+
+#include "sim/base/common.h"
+#include "sim/cfg/config.h"
+#include "sim/cfg/sim_cfg.h"
+
+/* ------------------------------------------------------------------ config */
+
+
+static const struct cfg_key coalesce_keys[] = {
+    {"line", CFG_SIZE, offsetof(struct coalesce_cfg, line), 32, COAL_MAX_LINE, "128", NULL,
+     "coalescing granularity (bytes): one transaction per line touched; equals the L1D line (GPGPU-Sim dl1 128 B)"},
+    {"sector", CFG_SIZE, offsetof(struct coalesce_cfg, sector), 4, COAL_MAX_LINE, "32", NULL,
+     "sector (bytes): sector-mask unit and smallest store/atomic/bypass-read segment (spec 2.7)"},
+};
+
+static void coalesce_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
+{
+    const struct coalesce_cfg *c = sec;
+    (void)all;
+    if (!is_pow2_u64(c->line))
+        cfg_check_fail(ck, "coalesce.line", "line %llu is not a power of two",
+                       (unsigned long long)c->line);
+    if (!is_pow2_u64(c->sector) || c->sector > c->line)
+        cfg_check_fail(ck, "coalesce.sector", "sector %llu must be a power of two no larger than coalesce.line %llu",
+                       (unsigned long long)c->sector, (unsigned long long)c->line);
+    if (c->line / (c->sector ? c->sector : 1) > 32)
+        cfg_check_fail(ck, "coalesce.sector", "at most 32 sectors per line (line %llu / sector %llu)",
+                       (unsigned long long)c->line, (unsigned long long)c->sector);
+}
+
+const struct cfg_section coalesce_cfg_section = {
+    "coalesce", "LD/ST coalescer: transaction granularity and packet sizing", offsetof(struct sim_cfg, coalesce),
+    coalesce_keys, ARRAY_LEN(coalesce_keys), coalesce_cfg_check};
+
+const struct cfg_key *const coalesce_cfg_keys = coalesce_keys;
+const unsigned coalesce_cfg_n_keys = ARRAY_LEN(coalesce_keys);
+
+void coalesce_cfg_defaults(struct coalesce_cfg *cfg)
+{
+    /* Same values as the "def" column above; tests/test_coalesce.c parses the
+     * table's defaults and checks they agree. */
+    cfg->line = 128;  /* GPGPU-Sim 3.x GTX480 -gpgpu_cache:dl1 32:128:4 */
+    cfg->sector = 32; /* spec 2.7 segments 32/64/128 B; GPGPU-Sim chunk */
+    cfg->flit = 32;   /* spec 1.3, config_fermi_islip.icnt flit_size 32 */
+    cfg->header = 8;  /* spec 2.7 "8 B header" (GPGPU-Sim packet header) */
+}
+
+/* --------------------------------------------------------------- geometry */
+
+static uint32_t log2_u32(uint64_t v)
+{
+    uint32_t s = 0;
+    while ((1ull << s) < v)
+        s++;
+    return s;
+}
+
+unsigned coalescer_flits(const struct coalescer *c, unsigned payload)
+{
+    return (c->header_bytes + payload + c->flit_bytes - 1) / c->flit_bytes;
+}
+
+void coalescer_init(struct coalescer *c, const struct coalesce_cfg *cfg)
+{
+    SIM_ASSERT(is_pow2_u64(cfg->line) && cfg->line >= 32 && cfg->line <= COAL_MAX_LINE,
+               "coalesce.line %llu", (unsigned long long)cfg->line);
+    SIM_ASSERT(is_pow2_u64(cfg->sector) && cfg->sector <= cfg->line && cfg->line / cfg->sector <= 32,
+               "coalesce.sector %llu", (unsigned long long)cfg->sector);
+    SIM_ASSERT(cfg->flit >= 1 && (cfg->header + cfg->line + cfg->flit - 1) / cfg->flit <= 255,
+               "flit %llu (icnt.flit)", (unsigned long long)cfg->flit);
+    c->line_bytes = (uint32_t)cfg->line;
+    c->line_shift = log2_u32(cfg->line);
+    c->sector_bytes = (uint32_t)cfg->sector;
+    c->sector_shift = log2_u32(cfg->sector);
+    c->n_sectors = c->line_bytes >> c->sector_shift;
+    c->flit_bytes = (uint32_t)cfg->flit;
+    c->header_bytes = (uint32_t)cfg->header;
+    c->hdr_flits = (uint8_t)coalescer_flits(c, 0);
+    c->line_flits = (uint8_t)coalescer_flits(c, c->line_bytes);
+    if (c->hdr_flits == 0) /* header 0: a request still occupies one flit */
+        c->hdr_flits = 1;
+}
+
+/* ----------------------------------------------------------------- coalesce */
+
+/* Bits [off, off + len) of a 128-bit mask, len <= 64, not crossing bit 64
+ * when len divides 64 and off is a multiple of len (natural alignment). */
+static inline void mask_set(uint64_t m[2], unsigned off, unsigned len)
+{
+    uint64_t bits = len >= 64 ? ~0ull : ((1ull << len) - 1);
+    m[off >> 6] |= bits << (off & 63);
+}
+
+/* Any bit in [off, off + len) set? len is a power of two <= 128 and off a
+ * multiple of len. */
+static inline bool mask_any(const uint64_t m[2], unsigned off, unsigned len)
+{
+    if (len >= 64) {
+        bool any = m[off >> 6] != 0;
+        if (len == 128)
+            any = any || m[1] != 0;
+        return any;
+    }
+    return ((m[off >> 6] >> (off & 63)) & ((1ull << len) - 1)) != 0;
+}
+
+static inline unsigned lowest_byte(const uint64_t m[2])
+{
+    return m[0] ? (unsigned)__builtin_ctzll(m[0]) : 64u + (unsigned)__builtin_ctzll(m[1]);
+}
+
+static inline unsigned highest_byte(const uint64_t m[2])
+{
+    return m[1] ? 127u - (unsigned)__builtin_clzll(m[1]) : 63u - (unsigned)__builtin_clzll(m[0]);
+}
+
+static bool is_bypass(unsigned op, unsigned cache_op)
+{
+    if (op == COAL_ATOMIC)
+        return true;
+    return cache_op == MEMOP_CO_CG || cache_op == MEMOP_CO_CV || cache_op == MEMOP_CO_VOLATILE;
+}
+
+/* Sector mask, segment and packet sizes of a transaction whose line, lanes
+ * and byte mask are set. */
+static void finish_txn(const struct coalescer *c, struct coal_txn *t, unsigned op, bool bypass)
+{
+    uint32_t sectors = 0;
+    for (unsigned s = 0; s < c->n_sectors; s++)
+        if (mask_any(t->bytes, s << c->sector_shift, c->sector_bytes))
+            sectors |= 1u << s;
+    t->sectors = sectors;
+
+    /* Segment: the smallest aligned power-of-two piece (>= one sector) that
+     * holds the lowest and the highest touched byte (spec 2.7). */
+    unsigned lo = lowest_byte(t->bytes), hi = highest_byte(t->bytes);
+    unsigned seg = c->sector_bytes;
+    while ((lo & ~(seg - 1)) != (hi & ~(seg - 1)))
+        seg <<= 1;
+    t->seg_size = (uint16_t)seg;
+    t->seg_offset = (uint16_t)(lo & ~(seg - 1));
+
+    unsigned seg_flits = coalescer_flits(c, seg);
+    t->op = (uint8_t)op;
+    t->l1_bypass = bypass;
+    switch (op) {
+    case COAL_LOAD:
+        t->req_flits = c->hdr_flits;                                  /* read request: no payload */
+        t->reply_flits = (uint8_t)(bypass ? seg_flits : c->line_flits); /* L1 miss asks for the line */
+        break;
+    case COAL_STORE:
+        t->req_flits = (uint8_t)seg_flits; /* header + segment */
+        t->reply_flits = c->hdr_flits;     /* acknowledgement */
+        break;
+    default: /* COAL_ATOMIC: operands out, old values back, both sized like a store */
+        t->req_flits = (uint8_t)seg_flits;
+        t->reply_flits = (uint8_t)seg_flits;
+        break;
+    }
+}
+
+unsigned coalescer_run(const struct coalescer *c, const struct coal_req *req,
+                       struct coal_txn out[COAL_MAX_TXN])
+{
+    const unsigned size = req->size;
+    SIM_ASSERT(size == 1 || size == 2 || size == 4 || size == 8 || size == 16,
+               "coalescer: access size %u", size);
+    SIM_ASSERT(req->op <= COAL_ATOMIC && req->cache_op < MEMOP_N_CACHE_OPS, "coalescer: op %u cache_op %u",
+               (unsigned)req->op, (unsigned)req->cache_op);
+    const uint64_t line_mask = ~(uint64_t)(c->line_bytes - 1);
+    unsigned n = 0;
+    unsigned last = 0; /* index of the transaction the previous lane joined */
+
+    /* Pass 1: group lanes by line. Consecutive lanes usually share the line
+     * of the previous lane (fast path); otherwise a linear probe over the
+     * transactions found so far (<= 32). */
+    for (uint32_t m = req->active; m; m &= m - 1) {
+        unsigned lane = (unsigned)__builtin_ctz(m);
+        uint64_t a = req->addr[lane];
+        /* GPGPU-Sim rule: the access belongs to the line of its first byte and
+         * must end in the same line; natural alignment guarantees it. */
+        if (UNLIKELY(a & (size - 1)))
+            sim_panic("coalescer: lane %u address 0x%llx is not aligned to its size %u "
+                      "(the functional model should have faulted)",
+                      lane, (unsigned long long)a, size);
+        uint64_t line = a & line_mask;
+        unsigned t;
+        if (n && out[last].line_addr == line) {
+            t = last;
+        } else {
+            for (t = 0; t < n && out[t].line_addr != line; t++)
+                ;
+            if (t == n) {
+                out[n].line_addr = line;
+                out[n].bytes[0] = out[n].bytes[1] = 0;
+                out[n].lanes = 0;
+                n++;
+            }
+            last = t;
+        }
+        out[t].lanes |= 1u << lane;
+        mask_set(out[t].bytes, (unsigned)(a & ~line_mask), size);
+    }
+
+    /* Pass 2: ascending line address (insertion sort, n <= 32, usually
+     * already sorted). */
+    for (unsigned i = 1; i < n; i++) {
+        struct coal_txn x = out[i];
+        unsigned j = i;
+        while (j > 0 && out[j - 1].line_addr > x.line_addr) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = x;
+    }
+
+    bool bypass = is_bypass(req->op, req->cache_op);
+    for (unsigned i = 0; i < n; i++)
+        finish_txn(c, &out[i], req->op, bypass);
+    return n;
+}
+
+/* -------------------------------------------------------------- statistics */
+
+void coal_stats_init(struct coal_stats *s)
+{
+    s->insts = s->txns = s->sectors = s->bypass_txns = s->req_flits = s->reply_flits = 0;
+    stat_hist_init(&s->txns_per_inst, COAL_MAX_TXN + 1, 1);
+}
+
+void coal_stats_fini(struct coal_stats *s) { stat_hist_fini(&s->txns_per_inst); }
+
+void coal_stats_add(struct coal_stats *s, const struct coal_txn *txn, unsigned n)
+{
+    if (n == 0)
+        return;
+    s->insts++;
+    s->txns += n;
+    for (unsigned i = 0; i < n; i++) {
+        s->sectors += (uint64_t)__builtin_popcount(txn[i].sectors);
+        s->bypass_txns += txn[i].l1_bypass;
+        s->req_flits += txn[i].req_flits;
+        s->reply_flits += txn[i].reply_flits;
+    }
+    stat_hist_add(&s->txns_per_inst, n);
+}
+
+void coal_stats_register(struct coal_stats *s, struct stats *reg, const char *group, int instance)
+{
+    stats_counter(reg, group, instance, "insts", &s->insts, "global/local warp memory instructions coalesced");
+    stats_counter(reg, group, instance, "txns", &s->txns, "memory transactions (one per line touched)");
+    stats_counter(reg, group, instance, "sectors", &s->sectors, "32 B sectors touched, summed over transactions");
+    stats_counter(reg, group, instance, "bypass_txns", &s->bypass_txns,
+                  "transactions bypassing the L1D (cg/cv/volatile loads, atomics)");
+    stats_counter(reg, group, instance, "req_flits", &s->req_flits,
+                  "request-packet flits if every transaction went to L2");
+    stats_counter(reg, group, instance, "reply_flits", &s->reply_flits,
+                  "reply-packet flits if every transaction went to L2");
+    stats_hist(reg, group, instance, "txns_per_inst", &s->txns_per_inst,
+               "transactions per warp memory instruction");
+}

@@ -1,0 +1,716 @@
+/* sim/sm/lsu/l1d.c: the SM's L1 data cache. See l1d.h for the model and the
+ * calling convention, docs/l1.md for the parameters and the open-question
+ * choices.
+ *
+ * NOTE(l1d-one-fifo): every request toward L2 (read misses, bypassing reads,
+ * writes, atomics, local write-backs) goes through one FIFO miss queue in L1
+ * access order (spec 2.6 "Order toward L2"). With in-order delivery per
+ * (SM, sub-partition) pair this keeps a warp's same-address accesses in
+ * program order at L2, which the data-correctness rules below rely on.
+ *
+ * NOTE(l1d-mq-slots): slots a transaction needs in the miss queue, checked
+ * before anything changes: new read miss 2 (the read plus a possible dirty
+ * victim write-back, spec 2.6 "two free miss-queue slots"); bypass read,
+ * store, atomic 1, plus 1 when it evicts a MODIFIED line; global
+ * write-through write miss that allocates 3 (write + read miss), as
+ * GPGPU-Sim's wr_miss_wa checks miss_queue_full(2).
+ *
+ * NOTE(l1d-stale): a store or atomic that finds its line with an open MSHR
+ * entry marks the entry stale (spec 2.6 proposal). Loads merged before the
+ * mark are answered from the fill; the line is then not installed (a
+ * RESERVED way is invalidated); loads after the mark fail with
+ * L1D_RF_STALE until the fill frees the entry, then miss again behind the
+ * store.
+ *
+ * NOTE(l1d-off): with l1d.enable = false the LD/ST unit marks every load
+ * as an L1 bypass (ldst.c), and stores never allocate, so no line is ever
+ * installed: every access goes to L2 as a bypass read, a write or an
+ * atomic, with no tag check and no MSHR (the coherence papers' "no L1"
+ * normalisation point).
+ */
+#include "sim/sm/lsu/l1d.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- set index */
+
+uint32_t l1d_fermi_set(uint64_t addr, uint32_t n_sets)
+{
+    uint32_t lower = (uint32_t)(addr >> 7) & 31u;
+    uint32_t upper = (uint32_t)(((addr >> 13) & 7u) | (((addr >> 17) & 1u) << 3) | (((addr >> 19) & 1u) << 4));
+    uint32_t set = lower ^ upper;
+    if (n_sets == 64)
+        set |= (uint32_t)((addr >> 12) & 1u) << 5;
+    return set;
+}
+
+static uint32_t l1d_set_fn(void *ctx, uint64_t line_addr)
+{
+    const struct l1d *l = ctx;
+    if (l->set_index == L1D_SET_FERMI)
+        return l1d_fermi_set(line_addr, l->n_sets);
+    return (uint32_t)((line_addr / l->line) % l->n_sets);
+}
+
+uint32_t l1d_set_of(const struct l1d *l, uint64_t line_addr) { return l1d_set_fn((void *)l, line_addr); }
+
+/* ------------------------------------------------------------- init */
+
+void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
+{
+    const char *key;
+    const char *why = l1d_cfg_invalid(cfg, &key);
+    SIM_ASSERT(!why, "l1d[%d]: %s %s", sm_id, key, why);
+    memset(l, 0, sizeof *l);
+    l->sm_id = sm_id;
+    l->line = (uint32_t)cfg->line;
+    l->n_sets = (uint32_t)(cfg->size / (cfg->assoc * cfg->line));
+    l->hit_lat = (uint32_t)cfg->hit_latency;
+    l->write_policy = cfg->write_policy;
+    l->alloc = cfg->alloc;
+    l->set_index = cfg->set_index;
+    l->enabled = cfg->enable;
+    l->ta_o = (struct ta_opts){.repl = ta_repl_of(cfg->repl),
+                               .vt_entries = (uint32_t)cfg->victim_tags,
+                               .vt_assoc = (uint32_t)cfg->victim_tags_assoc};
+    ta_init_opts(&l->tags, l->n_sets, (uint32_t)cfg->assoc, l->line, l1d_set_fn, l, &l->ta_o);
+    l->cache_stats = cfg->repl != TA_REPL_LRU || cfg->victim_tags != 0;
+    l->data = xcalloc(ta_n_lines(&l->tags), l->line);
+    mshr_init(&l->mshr, (uint32_t)cfg->mshr, (uint32_t)cfg->mshr_merge, sizeof(struct l1d_pend));
+    l->mshr_line = xcalloc(cfg->mshr, sizeof *l->mshr_line);
+    l->mshr_stale = xcalloc(cfg->mshr, sizeof *l->mshr_stale);
+    l->mshr_t = xcalloc(cfg->mshr, sizeof *l->mshr_t);
+    l->mshr_warp = xcalloc(cfg->mshr, sizeof *l->mshr_warp);
+    l->mshr_cta = xcalloc(cfg->mshr, sizeof *l->mshr_cta);
+    l->cur_warp = MEM_WARP_NONE;
+    l->cur_cta = MEM_CTA_NONE;
+    l->cur_space = MEM_SPACE_LOCAL;
+    reqq_init(&l->mq, (uint32_t)cfg->miss_queue);
+    l->rx_r.cap = (uint32_t)cfg->resp_fifo;
+    l->rx = xcalloc(l->rx_r.cap, sizeof *l->rx);
+    /* NOTE(l1d-done-cap): at most one access per cycle, each hit ready H
+     * cycles later, so H + 2 hit completions cover a caller that pops every
+     * cycle; one fill yields up to mshr_merge completions, and 2 x merge lets
+     * a new fill proceed while the last one's are still being popped. */
+    l->hq_r.cap = l->hit_lat + 2;
+    l->hq = xcalloc(l->hq_r.cap, sizeof *l->hq);
+    l->fq_r.cap = (uint32_t)cfg->mshr_merge * 2;
+    l->fq = xcalloc(l->fq_r.cap, sizeof *l->fq);
+    l->flush_pos = ta_n_lines(&l->tags);
+}
+
+void l1d_fini(struct l1d *l)
+{
+    ta_fini(&l->tags);
+    mshr_fini(&l->mshr);
+    free(l->data);
+    free(l->mshr_line);
+    free(l->mshr_stale);
+    free(l->mshr_t);
+    free(l->mshr_warp);
+    free(l->mshr_cta);
+    reqq_fini(&l->mq);
+    free(l->rx);
+    free(l->hq);
+    free(l->fq);
+    memset(l, 0, sizeof *l);
+}
+
+/* ------------------------------------------------------------- event hook */
+
+/* Per-line metadata when the hook is on: the inserting warp. */
+static inline void set_inserter(struct l1d *l, uint32_t li, uint16_t warp)
+{
+    if (l->ev_fn)
+        memcpy(ta_meta(&l->tags, li), &warp, sizeof warp);
+}
+
+static void on_evict(void *ctx, const struct ta_evict *ev)
+{
+    struct l1d *l = ctx;
+    uint16_t w = MEM_WARP_NONE;
+    if (ev->meta)
+        memcpy(&w, ev->meta, sizeof w);
+    l->ev_fn(l->ev_ctx, w, L1D_EV_EVICT, ev->line_addr);
+}
+
+void l1d_set_event_hook(struct l1d *l, l1d_event_fn fn, void *ctx)
+{
+    SIM_ASSERT(l1d_idle(l), "l1d[%d]: event hook set with accesses outstanding", l->sm_id);
+    struct ta_opts o = l->ta_o;
+    if (fn) {
+        o.meta_bytes = sizeof(uint16_t);
+        o.evict_fn = on_evict;
+        o.evict_ctx = l;
+    }
+    uint32_t assoc = l->tags.assoc;
+    ta_fini(&l->tags);
+    ta_init_opts(&l->tags, l->n_sets, assoc, l->line, l1d_set_fn, l, &o);
+    l->ev_fn = fn;
+    l->ev_ctx = ctx;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static uint8_t *line_data(struct l1d *l, uint32_t li) { return l->data + (uint64_t)li * l->line; }
+
+static struct mem_req *mq_push(struct l1d *l, uint8_t op, uint64_t addr, uint32_t id, uint8_t size, cycle_t cycle)
+{
+    struct mem_req *r = reqq_push(&l->mq, cycle + 1);
+    r->addr = addr;
+    r->id = id;
+    r->src = (uint16_t)l->sm_id;
+    r->op = op;
+    r->size = size;
+    r->warp = l->cur_warp;
+    r->cta = l->cur_cta;
+    r->space = op == MEM_OP_WRITEBACK ? MEM_SPACE_LOCAL : l->cur_space;
+    r->t_create = cycle;
+    return r;
+}
+
+/* Queue the write-back of MODIFIED line li (the caller checked room). */
+static void writeback_line(struct l1d *l, uint32_t li, cycle_t cycle)
+{
+    struct mem_req *r = mq_push(l, MEM_OP_WRITEBACK, ta_tag_of(&l->tags, li), 0, (uint8_t)l->line, cycle);
+    r->mask[0] = r->mask[1] = UINT64_MAX;
+    memcpy(r->data, line_data(l, li), l->line);
+    l->st.writebacks++;
+}
+
+static void write_bytes(uint8_t *dst, const uint8_t *src, const uint64_t mask[2])
+{
+    for (uint32_t i = 0; i < MEM_LINE_BYTES; i++)
+        if (mem_mask_test(mask, i))
+            dst[i] = src[i];
+}
+
+static void push_hit_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind, const uint8_t *data,
+                          cycle_t cycle)
+{
+    struct l1d_dq *q = &l->hq[idx_ring_push(&l->hq_r)];
+    memset(&q->d, 0, offsetof(struct l1d_done, data));
+    q->d.line_addr = line_addr;
+    q->d.token = token;
+    q->d.latency = l->hit_lat;
+    q->d.kind = kind;
+    q->d.src = L1D_SRC_HIT;
+    if (data)
+        memcpy(q->d.data, data, l->line);
+    else
+        memset(q->d.data, 0, sizeof q->d.data);
+    q->ready = cycle + l->hit_lat;
+}
+
+static enum l1d_result fail(struct l1d *l, enum l1d_rf_cause c, enum l1d_rf_cause *out)
+{
+    l->st.rf[c]++;
+    if (out)
+        *out = c;
+    return L1D_FAIL;
+}
+
+/* Open an MSHR entry for a read of `line` (resources checked by the caller:
+ * MSHR free, miss-queue room, and for on_miss a victim `victim` >= 0). */
+static uint32_t open_miss(struct l1d *l, uint64_t line, int32_t victim, cycle_t cycle)
+{
+    int32_t e = mshr_alloc(&l->mshr, line);
+    SIM_ASSERT(e >= 0, "l1d[%d]: MSHR full after check", l->sm_id);
+    ta_victim_probe(&l->tags, line); /* an allocating miss: would it have hit? (docs/cache.md) */
+    l->mshr_line[e] = l->alloc == L1D_ALLOC_ON_MISS ? victim : -1;
+    l->mshr_stale[e] = 0;
+    l->mshr_t[e] = cycle;
+    l->mshr_warp[e] = l->cur_warp;
+    l->mshr_cta[e] = l->cur_cta;
+    mq_push(l, MEM_OP_READ, line, L1D_ID_FILL | (uint32_t)e, (uint8_t)l->line, cycle);
+    if (l->alloc == L1D_ALLOC_ON_MISS) { /* the dirty victim's write-back goes right behind the read */
+        if (ta_state_of(&l->tags, (uint32_t)victim) == TA_MODIFIED)
+            writeback_line(l, (uint32_t)victim, cycle);
+        ta_install(&l->tags, (uint32_t)victim, line, TA_RESERVED);
+        set_inserter(l, (uint32_t)victim, l->cur_warp);
+    }
+    return (uint32_t)e;
+}
+
+/* ------------------------------------------------------------- access */
+
+static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, cycle_t cycle, enum l1d_rf_cause *cause)
+{
+    const struct coal_txn *t = &a->txn;
+    uint64_t line = t->line_addr;
+    if (t->l1_bypass) {
+        if (reqq_free(&l->mq) < 1)
+            return fail(l, L1D_RF_MISS_QUEUE, cause);
+        mq_push(l, MEM_OP_READ, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
+        l->st.loads++;
+        l->st.bypass_loads++;
+        return L1D_SENT;
+    }
+    int32_t li = ta_probe(&l->tags, line);
+    if (li >= 0 && ta_state_of(&l->tags, (uint32_t)li) != TA_RESERVED) {
+        if (idx_ring_full(&l->hq_r))
+            return fail(l, L1D_RF_DONE_FULL, cause);
+        ta_touch(&l->tags, (uint32_t)li);
+        push_hit_done(l, line, a->token, L1D_DONE_LOAD, line_data(l, (uint32_t)li), cycle);
+        l->st.loads++;
+        l->st.load_hits++;
+        return L1D_HIT;
+    }
+    int32_t e = mshr_lookup(&l->mshr, line);
+    if (e >= 0) {
+        if (l->mshr_stale[e])
+            return fail(l, L1D_RF_STALE, cause);
+        struct l1d_pend *p = mshr_add(&l->mshr, (uint32_t)e);
+        if (!p)
+            return fail(l, L1D_RF_MERGE_LIMIT, cause);
+        p->token = a->token;
+        p->t_acc = cycle;
+        l->st.loads++;
+        l->st.mshr_merges++;
+        return L1D_MERGED;
+    }
+    SIM_ASSERT(li < 0, "l1d[%d]: line 0x%llx RESERVED without an open MSHR entry", l->sm_id,
+               (unsigned long long)line);
+    if (mshr_full(&l->mshr))
+        return fail(l, L1D_RF_MSHR_FULL, cause);
+    if (reqq_free(&l->mq) < 2)
+        return fail(l, L1D_RF_MISS_QUEUE, cause);
+    int32_t victim = -1;
+    if (l->alloc == L1D_ALLOC_ON_MISS) {
+        victim = ta_victim(&l->tags, ta_set_of(&l->tags, line));
+        if (victim < 0)
+            return fail(l, L1D_RF_SET_RESERVED, cause);
+    }
+    uint32_t ne = open_miss(l, line, victim, cycle);
+    struct l1d_pend *p = mshr_add(&l->mshr, ne);
+    p->token = a->token;
+    p->t_acc = cycle;
+    l->st.loads++;
+    l->st.load_misses++;
+    return L1D_MISS;
+}
+
+static void queue_write(struct l1d *l, const struct l1d_acc *a, cycle_t cycle)
+{
+    const struct coal_txn *t = &a->txn;
+    struct mem_req *r = mq_push(l, MEM_OP_WRITE, t->line_addr | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
+    r->mask[0] = t->bytes[0];
+    r->mask[1] = t->bytes[1];
+    write_bytes(r->data, a->data, t->bytes);
+}
+
+static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, cycle_t cycle, enum l1d_rf_cause *cause)
+{
+    const struct coal_txn *t = &a->txn;
+    uint64_t line = t->line_addr;
+    int32_t li = ta_probe(&l->tags, line);
+    bool hit = li >= 0 && ta_state_of(&l->tags, (uint32_t)li) != TA_RESERVED;
+    bool dirty = hit && ta_state_of(&l->tags, (uint32_t)li) == TA_MODIFIED;
+    int32_t e = mshr_lookup(&l->mshr, line);
+
+    if (a->is_local && hit) { /* write-back: the line absorbs the store, nothing goes to L2 */
+        if (idx_ring_full(&l->hq_r))
+            return fail(l, L1D_RF_DONE_FULL, cause);
+        uint8_t *d = line_data(l, (uint32_t)li);
+        write_bytes(d, a->data, t->bytes);
+        ta_set_state(&l->tags, (uint32_t)li, TA_MODIFIED);
+        ta_touch(&l->tags, (uint32_t)li);
+        push_hit_done(l, line, a->token, L1D_DONE_STORE, NULL, cycle);
+        l->st.stores++;
+        l->st.store_hits++;
+        return L1D_HIT;
+    }
+    bool wt = !a->is_local && l->write_policy == L1D_WP_GLOBAL_WT_ALLOC_LOCAL_WB && l->enabled;
+    if (wt && hit) { /* write-through hit: update the line and send the write */
+        uint32_t need = 1;
+        if (reqq_free(&l->mq) < need)
+            return fail(l, L1D_RF_MISS_QUEUE, cause);
+        write_bytes(line_data(l, (uint32_t)li), a->data, t->bytes);
+        ta_touch(&l->tags, (uint32_t)li);
+        queue_write(l, a, cycle);
+        l->st.stores++;
+        l->st.store_hits++;
+        return L1D_SENT;
+    }
+    if (wt && !hit && e < 0 && li < 0) { /* write-through write miss: write, then allocate and read the line */
+        if (mshr_full(&l->mshr))
+            return fail(l, L1D_RF_MSHR_FULL, cause);
+        if (reqq_free(&l->mq) < 3)
+            return fail(l, L1D_RF_MISS_QUEUE, cause);
+        int32_t victim = -1;
+        if (l->alloc == L1D_ALLOC_ON_MISS) {
+            victim = ta_victim(&l->tags, ta_set_of(&l->tags, line));
+            if (victim < 0)
+                return fail(l, L1D_RF_SET_RESERVED, cause);
+        }
+        queue_write(l, a, cycle);
+        open_miss(l, line, victim, cycle); /* no request slot: the fill only installs the line */
+        l->st.stores++;
+        l->st.store_misses++;
+        l->st.store_allocs++;
+        return L1D_SENT;
+    }
+    /* Every other case sends the write to L2 without allocating: global
+     * write-evict (hit: evict the line), local write miss, and a write to a
+     * line with an outstanding miss (mark the entry stale). */
+    uint32_t need = 1 + (dirty ? 1u : 0u);
+    if (reqq_free(&l->mq) < need)
+        return fail(l, L1D_RF_MISS_QUEUE, cause);
+    if (hit) { /* global write-evict (a MODIFIED line here would be local data under a global store) */
+        if (dirty)
+            writeback_line(l, (uint32_t)li, cycle);
+        ta_invalidate(&l->tags, (uint32_t)li);
+        l->st.evictions++;
+    }
+    if (e >= 0 && !l->mshr_stale[e]) {
+        l->mshr_stale[e] = 1;
+        l->st.stale_marks++;
+    }
+    queue_write(l, a, cycle);
+    l->st.stores++;
+    if (hit)
+        l->st.store_hits++;
+    else
+        l->st.store_misses++;
+    return L1D_SENT;
+}
+
+static enum l1d_result access_atomic(struct l1d *l, const struct l1d_acc *a, cycle_t cycle, enum l1d_rf_cause *cause)
+{
+    const struct coal_txn *t = &a->txn;
+    uint64_t line = t->line_addr;
+    int32_t li = ta_probe(&l->tags, line);
+    bool hit = li >= 0 && ta_state_of(&l->tags, (uint32_t)li) != TA_RESERVED;
+    bool dirty = hit && ta_state_of(&l->tags, (uint32_t)li) == TA_MODIFIED;
+    uint32_t need = 1 + (dirty ? 1u : 0u);
+    if (reqq_free(&l->mq) < need)
+        return fail(l, L1D_RF_MISS_QUEUE, cause);
+    if (hit) { /* spec 2.6 Atomics: evict a valid L1 copy [proposal] */
+        if (dirty)
+            writeback_line(l, (uint32_t)li, cycle);
+        ta_invalidate(&l->tags, (uint32_t)li);
+        l->st.evictions++;
+    }
+    int32_t e = mshr_lookup(&l->mshr, line);
+    if (e >= 0 && !l->mshr_stale[e]) {
+        l->mshr_stale[e] = 1;
+        l->st.stale_marks++;
+    }
+    struct mem_req *r = mq_push(l, MEM_OP_ATOMIC, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
+    r->atom = a->atom;
+    memcpy(r->data, a->data, MEM_LINE_BYTES);
+    l->st.atomics++;
+    return L1D_SENT;
+}
+
+enum l1d_result l1d_access(struct l1d *l, const struct l1d_acc *a, cycle_t cycle, enum l1d_rf_cause *cause)
+{
+    if (l->last_acc == cycle + 1)
+        return fail(l, L1D_RF_PORT, cause);
+    const struct coal_txn *t = &a->txn;
+    SIM_ASSERT(mem_line_off(t->line_addr) == 0, "l1d[%d]: unaligned line 0x%llx", l->sm_id,
+               (unsigned long long)t->line_addr);
+    SIM_ASSERT(a->token < L1D_ID_FILL, "l1d[%d]: token 0x%x uses the fill bit", l->sm_id, a->token);
+    enum l1d_result r;
+    l->cur_warp = a->warp;
+    l->cur_cta = a->cta;
+    l->cur_space = a->is_local ? MEM_SPACE_LOCAL : MEM_SPACE_GLOBAL;
+    switch (t->op) {
+    case COAL_LOAD: r = access_load(l, a, cycle, cause); break;
+    case COAL_STORE: r = access_store(l, a, cycle, cause); break;
+    case COAL_ATOMIC: r = access_atomic(l, a, cycle, cause); break;
+    default: sim_panic("l1d[%d]: bad op %u", l->sm_id, t->op);
+    }
+    l->cur_warp = MEM_WARP_NONE;
+    l->cur_cta = MEM_CTA_NONE;
+    if (r != L1D_FAIL) {
+        l->last_acc = cycle + 1;
+        if (UNLIKELY(l->ev_fn != NULL)) {
+            static const uint8_t load_ev[4] = {L1D_EV_HIT, L1D_EV_MISS, L1D_EV_MERGE, L1D_EV_OTHER};
+            enum l1d_event ev = t->op == COAL_LOAD    ? (enum l1d_event)load_ev[r]
+                                : t->op == COAL_STORE ? L1D_EV_STORE
+                                                      : L1D_EV_OTHER;
+            l->ev_fn(l->ev_ctx, a->warp, ev, t->line_addr);
+        }
+    }
+    return r;
+}
+
+/* ------------------------------------------------------------- queues */
+
+const struct mem_req *l1d_peek_req(const struct l1d *l, cycle_t cycle) { return reqq_peek(&l->mq, cycle); }
+
+bool l1d_pop_req(struct l1d *l, struct mem_req *out, cycle_t cycle)
+{
+    if (!reqq_pop(&l->mq, out, cycle))
+        return false;
+    l->st.req_sent++;
+    return true;
+}
+
+bool l1d_can_accept_reply(const struct l1d *l) { return !idx_ring_full(&l->rx_r); }
+
+bool l1d_push_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
+{
+    if (idx_ring_full(&l->rx_r))
+        return false;
+    SIM_ASSERT(rep->op != MEM_OP_WRITEBACK, "l1d[%d]: reply to a write-back", l->sm_id);
+    struct l1d_rx *x = &l->rx[idx_ring_push(&l->rx_r)];
+    x->rep = *rep;
+    x->ready = cycle + 1;
+    return true;
+}
+
+bool l1d_pop_done(struct l1d *l, struct l1d_done *out, cycle_t cycle)
+{
+    struct l1d_dq *h = l->hq_r.n ? &l->hq[l->hq_r.head] : NULL;
+    struct l1d_dq *f = l->fq_r.n ? &l->fq[l->fq_r.head] : NULL;
+    if (h && h->ready > cycle)
+        h = NULL;
+    if (f && f->ready > cycle)
+        f = NULL;
+    if (!h && !f)
+        return false;
+    /* Oldest ready first; on a tie the hit (it was accessed earlier). */
+    if (h && (!f || h->ready <= f->ready)) {
+        *out = h->d;
+        idx_ring_pop(&l->hq_r);
+    } else {
+        *out = f->d;
+        idx_ring_pop(&l->fq_r);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------- tick */
+
+static struct l1d_done *push_fill_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind,
+                                       uint8_t src, uint64_t t_acc, cycle_t cycle)
+{
+    struct l1d_dq *q = &l->fq[idx_ring_push(&l->fq_r)];
+    memset(&q->d, 0, offsetof(struct l1d_done, data));
+    q->d.line_addr = line_addr;
+    q->d.token = token;
+    q->d.latency = (uint32_t)(cycle - t_acc);
+    q->d.kind = kind;
+    q->d.src = src;
+    q->ready = cycle;
+    return &q->d;
+}
+
+/* Process the head reply; false when it must wait (nothing changed). */
+static bool process_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
+{
+    if (rep->op == MEM_OP_READ && (rep->id & L1D_ID_FILL)) {
+        uint32_t e = rep->id & ~L1D_ID_FILL;
+        SIM_ASSERT(e < l->mshr.n_entries && l->mshr.state[e] == MSHR_OPEN &&
+                       mshr_line(&l->mshr, e) == mem_line_of(rep->addr),
+                   "l1d[%d]: fill 0x%llx for MSHR entry %u that does not expect it", l->sm_id,
+                   (unsigned long long)rep->addr, e);
+        uint64_t line = mshr_line(&l->mshr, e);
+        uint32_t n = mshr_count(&l->mshr, e);
+        if (idx_ring_free(&l->fq_r) < n)
+            return false;
+        if (l->mshr_stale[e]) {
+            if (l->mshr_line[e] >= 0)
+                ta_invalidate(&l->tags, (uint32_t)l->mshr_line[e]);
+            l->st.stale_fills++;
+        } else if (l->alloc == L1D_ALLOC_ON_MISS) {
+            uint32_t li = (uint32_t)l->mshr_line[e];
+            SIM_ASSERT(ta_state_of(&l->tags, li) == TA_RESERVED && ta_tag_of(&l->tags, li) == line,
+                       "l1d[%d]: reserved line of MSHR entry %u lost", l->sm_id, e);
+            memcpy(line_data(l, li), rep->data, l->line);
+            ta_set_state(&l->tags, li, TA_VALID);
+        } else { /* on_fill: choose the victim now; a dirty one needs a miss-queue slot */
+            int32_t v = ta_victim(&l->tags, ta_set_of(&l->tags, line));
+            SIM_ASSERT(v >= 0, "l1d[%d]: no victim with allocate-on-fill", l->sm_id);
+            if (ta_state_of(&l->tags, (uint32_t)v) == TA_MODIFIED) {
+                if (reqq_full(&l->mq))
+                    return false;
+                l->cur_warp = l->mshr_warp[e]; /* the write-back is the filling miss's doing */
+                l->cur_cta = l->mshr_cta[e];
+                writeback_line(l, (uint32_t)v, cycle);
+                l->cur_warp = MEM_WARP_NONE;
+                l->cur_cta = MEM_CTA_NONE;
+            }
+            ta_install(&l->tags, (uint32_t)v, line, TA_VALID);
+            set_inserter(l, (uint32_t)v, l->mshr_warp[e]);
+            memcpy(line_data(l, (uint32_t)v), rep->data, l->line);
+        }
+        for (uint32_t k = 0; k < n; k++) {
+            const struct l1d_pend *p = mshr_slot(&l->mshr, e, k);
+            struct l1d_done *d = push_fill_done(l, line, p->token, L1D_DONE_LOAD, L1D_SRC_FILL, p->t_acc, cycle);
+            memcpy(d->data, rep->data, MEM_LINE_BYTES);
+            stat_avg_add(&l->st.miss_lat, cycle - p->t_acc);
+        }
+        mshr_close(&l->mshr, e);
+        mshr_release(&l->mshr, e);
+        l->st.fills++;
+        return true;
+    }
+    if (idx_ring_full(&l->fq_r))
+        return false;
+    uint8_t kind = rep->op == MEM_OP_READ ? L1D_DONE_LOAD : rep->op == MEM_OP_WRITE ? L1D_DONE_STORE : L1D_DONE_ATOMIC;
+    SIM_ASSERT(rep->op == MEM_OP_READ || rep->op == MEM_OP_WRITE || rep->op == MEM_OP_ATOMIC,
+               "l1d[%d]: reply with op %u", l->sm_id, rep->op);
+    /* Pass-through replies carry no access time; latency is left 0 (the
+     * LD/ST unit that issued the token measures it). */
+    struct l1d_done *d = push_fill_done(l, mem_line_of(rep->addr), rep->id, kind, L1D_SRC_L2, cycle, cycle);
+    d->n_lanes = rep->n_lanes;
+    if (kind != L1D_DONE_STORE)
+        memcpy(d->data, rep->data, MEM_LINE_BYTES);
+    return true;
+}
+
+#ifndef NDEBUG /* invariant checks every cycle in debug builds (STYLE.md item 4) */
+static void check_invariants(const struct l1d *l)
+{
+    SIM_ASSERT(l->mq.r.n <= l->mq.r.cap && l->rx_r.n <= l->rx_r.cap && l->hq_r.n <= l->hq_r.cap &&
+                   l->fq_r.n <= l->fq_r.cap,
+               "l1d[%d]: ring count above capacity", l->sm_id);
+    SIM_ASSERT(l->mshr.n_free <= l->mshr.n_entries, "l1d[%d]: MSHR free count %u > %u", l->sm_id, l->mshr.n_free,
+               l->mshr.n_entries);
+}
+#endif
+
+uint64_t l1d_tick(struct l1d *l, cycle_t cycle)
+{
+#ifndef NDEBUG
+    check_invariants(l);
+#endif
+    /* One reply per cycle: completions and fills happen in arrival order. */
+    if (l->rx_r.n && l->rx[l->rx_r.head].ready <= cycle) {
+        if (process_reply(l, &l->rx[l->rx_r.head].rep, cycle)) {
+            idx_ring_pop(&l->rx_r);
+            l->st.replies++;
+        } else {
+            l->st.stall_resp++;
+        }
+    }
+    /* Kernel-end flush: one dirty line per cycle into the miss queue. */
+    uint32_t n_lines = ta_n_lines(&l->tags);
+    while (l->flush_pos < n_lines && !reqq_full(&l->mq)) {
+        uint32_t li = l->flush_pos++;
+        if (ta_state_of(&l->tags, li) == TA_MODIFIED) {
+            writeback_line(l, li, cycle);
+            ta_set_state(&l->tags, li, TA_VALID);
+            break;
+        }
+    }
+    uint64_t next = CYCLE_NEVER;
+    if (l->rx_r.n || l->flush_pos < n_lines)
+        next = cycle + 1;
+    next = MIN(next, reqq_next(&l->mq, cycle));
+    if (l->hq_r.n)
+        next = MIN(next, MAX(l->hq[l->hq_r.head].ready, cycle + 1));
+    if (l->fq_r.n)
+        next = MIN(next, cycle + 1);
+    return next;
+}
+
+/* ------------------------------------------------------------- kernel boundary */
+
+void l1d_invalidate_clean(struct l1d *l, cycle_t cycle)
+{
+    (void)cycle;
+    uint32_t n = ta_n_lines(&l->tags);
+    for (uint32_t i = 0; i < n; i++)
+        if (ta_state_of(&l->tags, i) == TA_VALID) {
+            ta_invalidate(&l->tags, i);
+            l->st.inval_lines++;
+        }
+    for (uint32_t e = 0; e < l->mshr.n_entries; e++)
+        if (l->mshr.state[e] == MSHR_OPEN && !l->mshr_stale[e]) {
+            l->mshr_stale[e] = 1;
+            l->st.stale_marks++;
+        }
+    l->st.inval_clean++;
+}
+
+void l1d_invalidate_all(struct l1d *l)
+{
+    SIM_ASSERT(l1d_idle(l), "l1d[%d]: invalidate with accesses outstanding", l->sm_id);
+    for (uint32_t i = 0; i < ta_n_lines(&l->tags); i++)
+        SIM_ASSERT(ta_state_of(&l->tags, i) != TA_MODIFIED, "l1d[%d]: invalidate drops dirty line 0x%llx",
+                   l->sm_id, (unsigned long long)ta_tag_of(&l->tags, i));
+    ta_invalidate_all(&l->tags);
+}
+
+void l1d_flush_dirty(struct l1d *l) { l->flush_pos = 0; }
+
+bool l1d_idle(const struct l1d *l)
+{
+    return reqq_empty(&l->mq) && l->rx_r.n == 0 && l->hq_r.n == 0 && l->fq_r.n == 0 && mshr_in_use(&l->mshr) == 0 &&
+           l->flush_pos >= ta_n_lines(&l->tags);
+}
+
+enum ta_state l1d_probe_line(const struct l1d *l, uint64_t line_addr, uint8_t out[MEM_LINE_BYTES])
+{
+    int32_t li = ta_probe(&l->tags, line_addr);
+    if (li < 0)
+        return TA_INVALID;
+    if (out)
+        memcpy(out, l->data + (uint64_t)li * l->line, l->line);
+    return ta_state_of(&l->tags, (uint32_t)li);
+}
+
+/* ------------------------------------------------------------- statistics */
+
+static const char *const l1d_rf_names[L1D_RF_COUNT] = {"rf_mshr_full", "rf_merge_limit", "rf_miss_queue",
+                                                       "rf_set_reserved", "rf_stale", "rf_done_full", "rf_port"};
+static const char *const l1d_rf_docs[L1D_RF_COUNT] = {
+    "reservation fails: no free MSHR entry (per attempt)",
+    "reservation fails: MSHR entry at its merge limit (per attempt)",
+    "reservation fails: miss queue lacks the slots needed (per attempt)",
+    "reservation fails: every way of the set RESERVED (per attempt)",
+    "reservation fails: load to a line whose MSHR entry is stale (per attempt)",
+    "reservation fails: hit completion queue full (per attempt)",
+    "second access in one cycle refused (per attempt)"};
+
+void l1d_stats_register(struct l1d *l, struct stats *s)
+{
+    int i = l->sm_id;
+    const char *g = "l1d";
+    stats_counter(s, g, i, "loads", &l->st.loads, "load transactions accepted (bypass included)");
+    stats_counter(s, g, i, "stores", &l->st.stores, "store transactions accepted");
+    stats_counter(s, g, i, "atomics", &l->st.atomics, "atomic transactions accepted (sent to L2)");
+    stats_counter(s, g, i, "load_hits", &l->st.load_hits, "loads served from the L1");
+    stats_counter(s, g, i, "load_misses", &l->st.load_misses, "loads that opened an MSHR entry");
+    stats_counter(s, g, i, "mshr_merges", &l->st.mshr_merges, "loads merged into an open MSHR entry (MSHR hits)");
+    stats_counter(s, g, i, "bypass_loads", &l->st.bypass_loads, ".cg/.cv/volatile loads sent to L2");
+    stats_counter(s, g, i, "store_hits", &l->st.store_hits, "stores that found their line valid");
+    stats_counter(s, g, i, "store_misses", &l->st.store_misses, "stores that did not find their line valid");
+    stats_counter(s, g, i, "store_allocs", &l->st.store_allocs, "write-through write misses that allocated");
+    stats_counter(s, g, i, "evictions", &l->st.evictions, "lines evicted by a global store or an atomic");
+    for (int k = 0; k < L1D_RF_COUNT; k++)
+        stats_counter(s, g, i, l1d_rf_names[k], &l->st.rf[k], l1d_rf_docs[k]);
+    stats_counter(s, g, i, "writebacks", &l->st.writebacks, "dirty local lines written back to L2");
+    stats_counter(s, g, i, "fills", &l->st.fills, "line fills processed");
+    stats_counter(s, g, i, "stale_marks", &l->st.stale_marks, "MSHR entries marked stale by a store, an atomic or an acquire invalidation");
+    stats_counter(s, g, i, "stale_fills", &l->st.stale_fills, "fills not installed because the entry was stale");
+    stats_counter(s, g, i, "inval_clean", &l->st.inval_clean,
+                  "clean-line invalidations by gpu-scope acquires and fences (docs/memmodel.md)");
+    stats_counter(s, g, i, "inval_lines", &l->st.inval_lines, "VALID lines dropped by those invalidations");
+    stats_counter(s, g, i, "replies", &l->st.replies, "replies processed");
+    stats_counter(s, g, i, "req_sent", &l->st.req_sent, "requests sent toward L2");
+    stats_counter(s, g, i, "stall_resp", &l->st.stall_resp, "core cycles the reply-FIFO head waited");
+    stats_avg(s, g, i, "miss_latency", &l->st.miss_lat, "core cycles from access to completion, loads served by a fill");
+    if (l->cache_stats) /* only when not default, so the default output is unchanged */
+        ta_stats_register(&l->tags, s, g, i);
+}
+
+void l1d_stats_dump(const struct l1d *l, FILE *out)
+{
+    const struct l1d_stats *s = &l->st;
+    fprintf(out, "l1d[%d]: loads %llu (hits %llu, misses %llu, merges %llu, bypass %llu) stores %llu atomics %llu "
+                 "writebacks %llu fills %llu stale %llu/%llu\n",
+            l->sm_id, (unsigned long long)s->loads, (unsigned long long)s->load_hits,
+            (unsigned long long)s->load_misses, (unsigned long long)s->mshr_merges,
+            (unsigned long long)s->bypass_loads, (unsigned long long)s->stores, (unsigned long long)s->atomics,
+            (unsigned long long)s->writebacks, (unsigned long long)s->fills, (unsigned long long)s->stale_marks,
+            (unsigned long long)s->stale_fills);
+    for (int k = 0; k < L1D_RF_COUNT; k++)
+        fprintf(out, "  %s %llu\n", l1d_rf_names[k], (unsigned long long)s->rf[k]);
+}

@@ -1,0 +1,275 @@
+/* sim/sm/sched/sched.c: the warp-scheduler framework (see sched.h, docs/sched.md).
+ *
+ * Per scheduler and cycle: the policy writes its candidate order, the
+ * framework probes the candidates in that order and issues the first READY
+ * one. When none is ready it classifies the cycle: the highest
+ * enum wsched_why rank over every resident warp of the scheduler, where a
+ * READY warp the policy did not offer counts as WSCHED_POLICY.
+ *
+ * NOTE(stall-rank): "closest to issuing wins" (pipe busy > scoreboard >
+ * memory ordering > barrier > I-buffer empty > no warp). This is the spirit
+ * of GPGPU-Sim's per-scheduler classification (idle when no warp has a valid
+ * instruction, scoreboard stall when none passed the scoreboard, pipe stall
+ * otherwise), extended with the spec's barrier and memory-ordering reasons.
+ */
+#include "sim/sm/sched/sched.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const why_names[WSCHED_N_WHY] = {
+    "stall_no_warp",   "stall_ibuf_empty", "stall_barrier", "stall_mem_order",
+    "stall_scoreboard", "stall_pipe_busy", "stall_policy",  "ready",
+};
+
+static const char *const why_docs[WSCHED_READY] = {
+    "scheduler cycles with no resident warp",
+    "scheduler cycles stalled: best warp had no valid I-buffer entry",
+    "scheduler cycles stalled: best warp waiting at a barrier",
+    "scheduler cycles stalled: best warp waiting for memory ordering (membar, SC limit)",
+    "scheduler cycles stalled: best warp blocked by the scoreboard (RAW/WAW)",
+    "scheduler cycles stalled: best warp's pipe or collector unit busy",
+    "scheduler cycles stalled: a ready warp was held back by the policy (two-level pool)",
+};
+
+const char *wsched_why_name(enum wsched_why why)
+{
+    return (unsigned)why < WSCHED_N_WHY ? why_names[why] : "?";
+}
+
+void wsched_init(struct wsched *s, const struct wsched_cfg *cfg, uint32_t max_warps)
+{
+    memset(s, 0, sizeof *s);
+    if (wsched_cfg_validate(cfg, NULL, NULL) != 0)
+        sim_panic("wsched_init: invalid sched.* configuration");
+    SIM_ASSERT(max_warps >= 1 && max_warps <= WSCHED_MAX_WARPS, "wsched_init: max_warps %u", max_warps);
+    s->cfg = *cfg;
+    s->n_sched = (uint32_t)cfg->n_sched;
+    s->max_warps = max_warps;
+    s->n_active_per_sched = (uint32_t)(cfg->n_active / cfg->n_sched);
+    switch (cfg->policy) {
+    case WSCHED_LRR: s->pol = &wsched_policy_lrr; break;
+    case WSCHED_GTO: s->pol = &wsched_policy_gto; break;
+    case WSCHED_TWO_LEVEL: s->pol = &wsched_policy_2lev; break;
+    default: sim_panic("wsched_init: unknown policy %d", cfg->policy);
+    }
+    s->resident = xcalloc(max_warps, sizeof *s->resident);
+    s->cta_seq = xcalloc(max_warps, sizeof *s->cta_seq);
+    s->why = xcalloc(max_warps, sizeof *s->why);
+    s->why_turn = xcalloc(max_warps, sizeof *s->why_turn);
+    s->turn = 1;
+    s->last_cycle = CYCLE_NEVER;
+    s->units = xcalloc(s->n_sched, sizeof *s->units);
+    for (uint32_t k = 0; k < s->n_sched; k++) {
+        struct wsched_unit *u = &s->units[k];
+        u->id = k;
+        u->n_slots = max_warps > k ? (max_warps - k + s->n_sched - 1) / s->n_sched : 0;
+        u->slots = xcalloc(u->n_slots ? u->n_slots : 1, sizeof *u->slots);
+        u->age = xcalloc(u->n_slots ? u->n_slots : 1, sizeof *u->age);
+        u->order = xcalloc(u->n_slots ? u->n_slots : 1, sizeof *u->order);
+        for (uint32_t i = 0; i < u->n_slots; i++)
+            u->slots[i] = k + i * s->n_sched;
+        u->last = WSCHED_NONE;
+        u->issued_now = WSCHED_NONE;
+        u->last_why = WSCHED_NO_WARP;
+        stat_hist_init(&u->st.by_warp, max_warps, 1);
+        s->pol->init(s, u);
+    }
+}
+
+void wsched_fini(struct wsched *s)
+{
+    if (!s->units)
+        return;
+    for (uint32_t k = 0; k < s->n_sched; k++) {
+        struct wsched_unit *u = &s->units[k];
+        s->pol->fini(s, u);
+        stat_hist_fini(&u->st.by_warp);
+        free(u->slots);
+        free(u->age);
+        free(u->order);
+    }
+    free(s->units);
+    free(s->resident);
+    free(s->cta_seq);
+    free(s->why);
+    free(s->why_turn);
+    memset(s, 0, sizeof *s);
+}
+
+void wsched_warp_launch(struct wsched *s, uint32_t w, uint64_t cta_seq)
+{
+    SIM_ASSERT(w < s->max_warps, "wsched: launch of warp %u >= max_warps %u", w, s->max_warps);
+    SIM_ASSERT(!s->resident[w], "wsched: warp slot %u launched twice", w);
+    struct wsched_unit *u = &s->units[w % s->n_sched];
+    s->resident[w] = true;
+    s->cta_seq[w] = cta_seq;
+    /* Insert into the age list (oldest first); launches are almost always
+     * youngest, so scan from the back. */
+    uint32_t i = u->n_age;
+    while (i > 0 && wsched_older(s, w, u->age[i - 1])) {
+        u->age[i] = u->age[i - 1];
+        i--;
+    }
+    u->age[i] = w;
+    u->n_age++;
+    s->why_turn[w] = 0;
+    s->pol->on_launch(s, u, w);
+}
+
+void wsched_warp_exit(struct wsched *s, uint32_t w)
+{
+    SIM_ASSERT(w < s->max_warps && s->resident[w], "wsched: exit of non-resident warp %u", w);
+    struct wsched_unit *u = &s->units[w % s->n_sched];
+    uint32_t i = 0;
+    while (i < u->n_age && u->age[i] != w)
+        i++;
+    SIM_ASSERT(i < u->n_age, "wsched %u: warp %u missing from age list", u->id, w);
+    memmove(&u->age[i], &u->age[i + 1], (u->n_age - i - 1) * sizeof *u->age);
+    u->n_age--;
+    s->resident[w] = false;
+    /* NOTE(gto-exit): the greedy warp is forgotten when it exits; LRR keeps
+     * `last` as a position in the slot ring, which stays meaningful. */
+    s->pol->on_exit(s, u, w);
+}
+
+void wsched_notify(struct wsched *s, uint32_t w, enum wsched_event ev)
+{
+    SIM_ASSERT(w < s->max_warps, "wsched: event for warp %u", w);
+    if (!s->resident[w])
+        return;
+    struct wsched_unit *u = &s->units[w % s->n_sched];
+    if (s->pol->on_event)
+        s->pol->on_event(s, u, w, ev);
+}
+
+void wsched_on_l1(struct wsched *s, uint32_t w, uint32_t ev, uint64_t line_addr)
+{
+    if (!s->pol->on_l1 || w >= s->max_warps)
+        return;
+    s->pol->on_l1(s, &s->units[w % s->n_sched], w, ev, line_addr);
+}
+
+enum wsched_why wsched_probe(struct wsched *s, uint32_t w)
+{
+    if (s->why_turn[w] != s->turn) {
+        enum wsched_why r = s->port->check(s->port->ctx, w);
+        SIM_ASSERT(r >= WSCHED_IBUF_EMPTY && r <= WSCHED_READY && r != WSCHED_POLICY,
+                   "wsched: check(warp %u) returned %d, not a warp reason", w, (int)r);
+        s->why[w] = (uint8_t)r;
+        s->why_turn[w] = s->turn;
+    }
+    return (enum wsched_why)s->why[w];
+}
+
+/* Evaluate scheduler u for one cycle; returns the issued warp or WSCHED_NONE
+ * and sets u->last_why. */
+static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
+{
+    s->turn++;
+    u->issued_now = WSCHED_NONE;
+    if (u->n_age == 0) {
+        u->last_why = WSCHED_NO_WARP;
+        return WSCHED_NONE;
+    }
+    uint32_t n = s->pol->order(s, u);
+    SIM_ASSERT(n <= u->n_slots, "wsched %u: policy %s ordered %u warps", u->id, s->pol->name, n);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t w = u->order[i];
+        SIM_ASSERT(s->resident[w] && w % s->n_sched == u->id, "wsched %u: policy offered warp %u", u->id, w);
+        if (wsched_probe(s, w) == WSCHED_READY) {
+            uint32_t flags = s->port->issue(s->port->ctx, w);
+            u->last = w;
+            u->issued_now = w;
+            u->last_why = WSCHED_READY;
+            stat_hist_add(&u->st.by_warp, w);
+            s->pol->on_issue(s, u, w, flags);
+            return w;
+        }
+    }
+    /* Nothing issued: classify over every resident warp of the scheduler.
+     * Warps the policy offered were probed already (memoised). */
+    enum wsched_why worst = WSCHED_NO_WARP;
+    for (uint32_t i = 0; i < u->n_age; i++) {
+        enum wsched_why r = wsched_probe(s, u->age[i]);
+        if (r == WSCHED_READY)
+            r = WSCHED_POLICY; /* ready but not offered (offered ready warps issued above) */
+        if (r > worst)
+            worst = r;
+    }
+    u->last_why = worst;
+    return WSCHED_NONE;
+}
+
+static void account(struct wsched_unit *u, uint64_t cycles)
+{
+    u->st.cycles += cycles;
+    if (u->last_why == WSCHED_READY)
+        u->st.issued += cycles;
+    else
+        u->st.stall[u->last_why] += cycles;
+}
+
+cycle_t wsched_tick(struct wsched *s, cycle_t now, const struct wsched_port *port)
+{
+    SIM_ASSERT(s->last_cycle == CYCLE_NEVER || now > s->last_cycle,
+               "wsched: tick at %" PRIu64 " after %" PRIu64, now, s->last_cycle);
+    bool any = false;
+    /* Cycles skipped since the last tick: no SM event happened in them (it
+     * would have ticked us), so each scheduler stayed in its last state. */
+    if (s->last_cycle != CYCLE_NEVER && now - s->last_cycle > 1) {
+        for (uint32_t k = 0; k < s->n_sched; k++) {
+            struct wsched_unit *u = &s->units[k];
+            SIM_ASSERT(u->last_why != WSCHED_READY, "wsched %u: skipped cycle %" PRIu64
+                       " after an issue at %" PRIu64, k, s->last_cycle + 1, s->last_cycle);
+            account(u, now - s->last_cycle - 1);
+        }
+    }
+    s->port = port;
+    for (uint32_t k = 0; k < s->n_sched; k++) {
+        struct wsched_unit *u = &s->units[k];
+        if (unit_cycle(s, u) != WSCHED_NONE)
+            any = true;
+        account(u, 1);
+    }
+    s->port = NULL;
+    s->last_cycle = now;
+    return any ? now + 1 : CYCLE_NEVER;
+}
+
+void wsched_check(const struct wsched *s)
+{
+    for (uint32_t k = 0; k < s->n_sched; k++) {
+        const struct wsched_unit *u = &s->units[k];
+        uint64_t sum = u->st.issued;
+        for (int r = 0; r < WSCHED_READY; r++)
+            sum += u->st.stall[r];
+        if (sum != u->st.cycles)
+            sim_panic("wsched %u: issued + stalls = %" PRIu64 " != cycles %" PRIu64, k, sum, u->st.cycles);
+        uint32_t n_res = 0;
+        for (uint32_t i = 0; i < u->n_slots; i++)
+            n_res += s->resident[u->slots[i]];
+        if (n_res != u->n_age)
+            sim_panic("wsched %u: %u resident warps but age list holds %u", k, n_res, u->n_age);
+        for (uint32_t i = 1; i < u->n_age; i++)
+            if (!wsched_older(s, u->age[i - 1], u->age[i]))
+                sim_panic("wsched %u: age list out of order at %u (warps %u, %u)", k, i, u->age[i - 1],
+                          u->age[i]);
+    }
+}
+
+void wsched_stats_register(struct wsched *s, struct stats *reg, const char *group, int first_instance)
+{
+    for (uint32_t k = 0; k < s->n_sched; k++) {
+        struct wsched_unit *u = &s->units[k];
+        int i = first_instance + (int)k;
+        stats_counter(reg, group, i, "cycles", &u->st.cycles, "scheduler cycles (pipeline cycles)");
+        stats_counter(reg, group, i, "issued", &u->st.issued, "warp instructions issued (one per cycle at most)");
+        for (int r = 0; r < WSCHED_READY; r++)
+            stats_counter(reg, group, i, why_names[r], &u->st.stall[r], why_docs[r]);
+        stats_counter(reg, group, i, "demotions", &u->st.demotions, "two_level: warps moved to the pending pool");
+        stats_counter(reg, group, i, "promotions", &u->st.promotions, "two_level: warps moved to the active pool");
+        stats_hist(reg, group, i, "issue_by_warp", &u->st.by_warp, "instructions issued per warp slot");
+    }
+}

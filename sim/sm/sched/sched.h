@@ -1,0 +1,252 @@
+/* sim/sm/sched/sched.h: the warp schedulers of one SM (issue stage), cycle-driven in
+ * the SM pipeline clock (spec baseline-gpu.md 1.2, 2.3, 4.2, 5; docs/sched.md).
+ *
+ * What is modelled:
+ *  - `n_sched` schedulers per SM; warp slot w belongs to scheduler w mod n_sched.
+ *  - Each scheduler issues at most one instruction per cycle, from at most one
+ *    warp ([GPGPU-Sim] max_insn_issue_per_warp = 1, no dual issue).
+ *  - A policy orders the scheduler's warps (lrr, gto, two_level; one file per
+ *    policy, chosen by sched.policy through struct wsched_policy); the
+ *    framework issues the first eligible warp of that order.
+ *  - The stall reason of every scheduler cycle that issues nothing (spec 5):
+ *    no warp, I-buffer empty, barrier, memory ordering, scoreboard, pipe busy,
+ *    and "policy" (a ready warp exists but the policy did not offer it, e.g.
+ *    outside the two-level active pool). Every cycle is counted exactly once:
+ *    cycles = issued + sum of the stall counters.
+ *
+ * What is not modelled here (the SM owns it and answers through the port):
+ * the I-buffer, the scoreboard (sim/sm/sched/scoreboard.h), pipe and collector
+ * occupancy, barriers, membar / SC ordering. The scheduler has no timers.
+ *
+ * The SM <-> scheduler interface (struct wsched_port):
+ *   check(ctx, w)  -> why warp w's next instruction cannot issue *now*
+ *                     (WSCHED_READY when it can). Must be side-effect free;
+ *                     the answer must reflect issues made earlier in the same
+ *                     cycle by lower-numbered schedulers (shared pipes).
+ *                     It is evaluated in this order (first failing test wins):
+ *                     I-buffer head valid, barrier, memory ordering (membar,
+ *                     sched.max_outstanding_mem_per_warp), scoreboard RAW/WAW,
+ *                     target pipe and collector unit free.
+ *   issue(ctx, w)  -> the SM issues w's next instruction now (reserves the
+ *                     scoreboard and pipe, pops the I-buffer); returns
+ *                     WSCHED_ISSUE_* flags (LONG: a long-latency operation,
+ *                     i.e. a global/local load, [proposal] spec 2.3).
+ * and notifications from the SM: wsched_warp_launch / wsched_warp_exit and
+ * wsched_notify(WSCHED_EV_LONG_DONE) when a warp's last outstanding
+ * long-latency write has been released (scoreboard_release returns that).
+ *
+ * Calling convention, per pipeline cycle t: the SM runs its later stages
+ * first (writeback, execute, operand collection; STYLE.md 2), then calls
+ * wsched_tick(s, t, port), which evaluates the schedulers in index order
+ * 0 .. n_sched-1 (fixed order: deterministic, and a pipe taken by scheduler 0
+ * is busy for scheduler 1 in the same cycle). wsched_tick returns t + 1 when
+ * some scheduler issued, else CYCLE_NEVER: it has no work of its own until
+ * the SM's state changes (writeback, fetch, barrier release, pipe free,
+ * launch), and the SM then ticks it again. Cycles skipped between two ticks
+ * are charged to each scheduler's last stall reason (nothing could change
+ * without an SM event, which would have ticked it).
+ *
+ * Hooks for future policies (warp-sched-vws.md 2.1, 3): per-warp CTA launch
+ * sequence and age order, launch/exit/issue/event callbacks, a per-scheduler
+ * policy state, and the candidate order (a policy may omit warps: VWS's
+ * eligible set E). Not provided yet: L1D access/miss events per warp
+ * (IWL, CCWS) and per-instruction-class gating (block_loads).
+ *
+ * Hot path: no allocation, no strings; O(warps per scheduler) per cycle.
+ */
+#ifndef GPUSIM_SIM_SM_SCHED_SCHED_H
+#define GPUSIM_SIM_SM_SCHED_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/base/common.h"
+#include "sim/cfg/config.h"
+#include "sim/base/stats.h"
+
+#define WSCHED_NONE UINT32_MAX /* no warp */
+#define WSCHED_MAX_SCHED 16    /* largest sched.n_sched */
+#define WSCHED_MAX_WARPS 256   /* largest warp-slot count per SM */
+
+/* ------------------------------------------------------------- config */
+
+enum wsched_policy_kind { WSCHED_LRR = 0, WSCHED_GTO = 1, WSCHED_TWO_LEVEL = 2 };
+
+/* Section "sched" (declared in sched_cfg.c). */
+struct wsched_cfg {
+    uint64_t n_sched;      /* sched.n_sched: schedulers per SM (spec key sm.n_sched) */
+    int policy;            /* sched.policy: enum wsched_policy_kind */
+    uint64_t n_active;     /* sched.two_level.n_active: active-pool warps per SM (warps) */
+    uint64_t max_outstanding_mem_per_warp; /* sched.max_outstanding_mem_per_warp:
+                              memory instructions in flight per warp (0 = unlimited);
+                              applied by the SM's check (reason MEM_ORDER) */
+};
+
+extern const struct cfg_key wsched_cfg_keys[];
+extern const size_t wsched_cfg_n_keys;
+/* The "sched" section (registered in sim/cfg/registry.c). */
+extern const struct cfg_section wsched_cfg_section;
+
+/* Built-in gtx480 defaults (the same values as the key table). */
+void wsched_cfg_defaults(struct wsched_cfg *c);
+/* Cross-field rules; each violation is passed to report (may be NULL) with
+ * the full key name and a message. Returns the number of violations. */
+typedef void (*wsched_cfg_report_fn)(void *ctx, const char *key, const char *msg);
+int wsched_cfg_validate(const struct wsched_cfg *c, wsched_cfg_report_fn report, void *ctx);
+/* The section's check: wsched_cfg_validate plus sched.n_sched <= sm.max_warps. */
+struct sim_cfg;
+struct cfg_checker;
+void wsched_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck);
+
+/* ------------------------------------------------------------- the port */
+
+/* Why a warp cannot issue. The numeric order is the classification rank: a
+ * stalled cycle is charged to the highest reason among the scheduler's warps
+ * (the warp that came closest to issuing). */
+enum wsched_why {
+    WSCHED_NO_WARP = 0,   /* (cycle only) no resident warp in this scheduler */
+    WSCHED_IBUF_EMPTY,    /* I-buffer head not valid (fetch / I-cache miss) */
+    WSCHED_BARRIER,       /* waiting at bar.sync for the rest of its CTA */
+    WSCHED_MEM_ORDER,     /* membar waiting for loads/acks, or SC outstanding limit */
+    WSCHED_SCOREBOARD,    /* RAW or WAW hazard on a pending write */
+    WSCHED_PIPE_BUSY,     /* target pipe or collector unit not free */
+    WSCHED_POLICY,        /* (cycle only) a ready warp was not offered by the policy */
+    WSCHED_READY,         /* (warp only) can issue now */
+    WSCHED_N_WHY
+};
+
+enum { WSCHED_ISSUE_LONG = 1u << 0 }; /* issue flags: long-latency op (global/local load) */
+
+enum wsched_event { WSCHED_EV_LONG_DONE = 0 }; /* last outstanding long write released */
+
+struct wsched_port {
+    void *ctx;                                           /* the SM */
+    enum wsched_why (*check)(void *ctx, uint32_t warp);  /* pure readiness query */
+    uint32_t (*issue)(void *ctx, uint32_t warp);         /* issue now; WSCHED_ISSUE_* */
+};
+
+/* ------------------------------------------------------------- state */
+
+struct wsched_stats {
+    uint64_t cycles;              /* scheduler cycles accounted (pipeline cycles) */
+    uint64_t issued;              /* cycles that issued an instruction (= instructions) */
+    uint64_t stall[WSCHED_READY]; /* cycles without issue, by enum wsched_why (< READY) */
+    uint64_t demotions;           /* two_level: warps moved active -> pending */
+    uint64_t promotions;          /* two_level: warps moved pending -> active */
+    struct stat_hist by_warp;     /* issues by warp slot (bin width 1, max_warps bins) */
+};
+
+struct wsched;
+struct wsched_unit;
+
+/* A policy: one file per policy (sched_lrr.c, sched_gto.c, sched_2lev.c). */
+struct wsched_policy {
+    const char *name;
+    /* Allocate u->pstate (init time only). */
+    void (*init)(struct wsched *s, struct wsched_unit *u);
+    void (*fini)(struct wsched *s, struct wsched_unit *u);
+    /* Write the candidate warps in priority order into u->order; return the
+     * count. May call wsched_probe (memoised) and move warps between its
+     * own structures. Called once per scheduler cycle. */
+    uint32_t (*order)(struct wsched *s, struct wsched_unit *u);
+    /* After the framework issued warp w (u->last is already w). */
+    void (*on_issue)(struct wsched *s, struct wsched_unit *u, uint32_t w, uint32_t flags);
+    /* Warp w became resident (already in u->age) / left (already removed). */
+    void (*on_launch)(struct wsched *s, struct wsched_unit *u, uint32_t w);
+    void (*on_exit)(struct wsched *s, struct wsched_unit *u, uint32_t w);
+    /* An SM event about warp w (enum wsched_event). May be NULL. */
+    void (*on_event)(struct wsched *s, struct wsched_unit *u, uint32_t w, enum wsched_event ev);
+    /* Optional (NULL for lrr, gto, two_level): an L1D access outcome of warp
+     * w, or the eviction of a line w inserted. ev is an enum l1d_event
+     * (sim/sm/lsu/l1d.h: hit, miss, merge, store, other, evict); line_addr the
+     * line. u is w's scheduler. When set, the SM turns on the L1D's per-warp
+     * events (its tag array then keeps the inserting warp per line);
+     * docs/sched.md "L1 events". The warp may not be resident (an eviction
+     * of a line inserted by a warp that has exited). */
+    void (*on_l1)(struct wsched *s, struct wsched_unit *u, uint32_t w, uint32_t ev, uint64_t line_addr);
+};
+
+extern const struct wsched_policy wsched_policy_lrr;
+extern const struct wsched_policy wsched_policy_gto;
+extern const struct wsched_policy wsched_policy_2lev;
+
+/* One scheduler. */
+struct wsched_unit {
+    uint32_t id;          /* scheduler index k (warps w with w mod n_sched == k) */
+    uint32_t n_slots;     /* warp slots of this scheduler (warps) */
+    uint32_t *slots;      /* [n_slots] its warp ids, ascending */
+    uint32_t n_age;       /* resident warps (warps) */
+    uint32_t *age;        /* [n_slots] resident warps, oldest first: (CTA seq, warp id) */
+    uint32_t *order;      /* [n_slots] candidate order of the current cycle (scratch) */
+    uint32_t last;        /* last issued warp, WSCHED_NONE before the first issue */
+    uint32_t issued_now;  /* warp issued in the last ticked cycle, or WSCHED_NONE */
+    enum wsched_why last_why; /* classification of the last ticked cycle (READY = issued) */
+    void *pstate;         /* policy state (owned by the policy) */
+    struct wsched_stats st;
+};
+
+struct wsched {
+    const struct wsched_policy *pol; /* chosen by cfg.policy */
+    struct wsched_cfg cfg;            /* copy of the configuration */
+    uint32_t n_sched;                 /* schedulers */
+    uint32_t max_warps;               /* warp slots of the SM (warps) */
+    uint32_t n_active_per_sched;      /* two_level pool size per scheduler (warps) */
+    struct wsched_unit *units;        /* [n_sched] */
+    bool *resident;                   /* [max_warps] warp slot holds a live warp */
+    uint64_t *cta_seq;                /* [max_warps] launch sequence number of the warp's CTA */
+    uint8_t *why;                     /* [max_warps] memoised check() result (enum wsched_why) */
+    uint64_t *why_turn;               /* [max_warps] turn at which why[] was computed */
+    uint64_t turn;                    /* scheduler evaluations so far (memo key), starts at 1 */
+    const struct wsched_port *port;   /* port of the tick in progress (NULL outside a tick) */
+    cycle_t last_cycle;               /* last ticked cycle, CYCLE_NEVER before the first */
+};
+
+/* ------------------------------------------------------------- API */
+
+/* max_warps: the SM's warp slots (sm.max_warps), <= WSCHED_MAX_WARPS. The
+ * configuration must pass wsched_cfg_validate (else sim_panic). */
+void wsched_init(struct wsched *s, const struct wsched_cfg *cfg, uint32_t max_warps);
+void wsched_fini(struct wsched *s);
+
+/* Warp slot w now holds a warp of the CTA with launch sequence number cta_seq
+ * (the SM's count of CTAs launched so far; GTO age = (cta_seq, w)). */
+void wsched_warp_launch(struct wsched *s, uint32_t w, uint64_t cta_seq);
+/* Warp w finished (exit with an empty SIMT stack); its slot is free. */
+void wsched_warp_exit(struct wsched *s, uint32_t w);
+/* SM event about warp w (WSCHED_EV_LONG_DONE). */
+void wsched_notify(struct wsched *s, uint32_t w, enum wsched_event ev);
+/* The policy wants L1D events (its on_l1 is set). */
+static inline bool wsched_wants_l1(const struct wsched *s) { return s->pol->on_l1 != NULL; }
+/* Forward an L1D event (enum l1d_event) of warp w to the policy's on_l1;
+ * warps outside the SM's slots (MEM_WARP_NONE) are dropped. */
+void wsched_on_l1(struct wsched *s, uint32_t w, uint32_t ev, uint64_t line_addr);
+
+/* One pipeline cycle `now` (strictly increasing across calls). Issues at most
+ * one warp per scheduler through port->issue. Returns now + 1 when something
+ * issued, else CYCLE_NEVER. */
+cycle_t wsched_tick(struct wsched *s, cycle_t now, const struct wsched_port *port);
+
+/* Warp issued by scheduler k in the last ticked cycle, or WSCHED_NONE. */
+static inline uint32_t wsched_issued(const struct wsched *s, uint32_t k) { return s->units[k].issued_now; }
+/* Scheduler owning warp slot w. */
+static inline uint32_t wsched_of(const struct wsched *s, uint32_t w) { return w % s->n_sched; }
+
+/* For policies: check(w) through the port, memoised within one scheduler
+ * evaluation. Only valid inside wsched_tick. */
+enum wsched_why wsched_probe(struct wsched *s, uint32_t w);
+/* For policies: true when warp a is older than warp b ((CTA seq, warp id)). */
+static inline bool wsched_older(const struct wsched *s, uint32_t a, uint32_t b)
+{
+    return s->cta_seq[a] != s->cta_seq[b] ? s->cta_seq[a] < s->cta_seq[b] : a < b;
+}
+
+/* Statistics under group `group` (e.g. "sm.sched"), instance
+ * first_instance + k for scheduler k. */
+void wsched_stats_register(struct wsched *s, struct stats *reg, const char *group, int first_instance);
+/* Statistic name of a stall reason ("stall_scoreboard"...), for tests and dumps. */
+const char *wsched_why_name(enum wsched_why why);
+/* Check invariants (pool sizes, age order, stats sum); panics naming the
+ * scheduler. Cheap enough for every cycle in debug builds and tests. */
+void wsched_check(const struct wsched *s);
+
+#endif /* GPUSIM_SIM_SM_SCHED_SCHED_H */
