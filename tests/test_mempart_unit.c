@@ -121,7 +121,7 @@ static void fsm_send_credit(void *ctx, uint32_t to_src, uint32_t from_dst, uint6
 static uint32_t dst_ep(const struct tmodel *m, uint64_t dev)
 {
     struct addrmap_loc loc;
-    SIM_ASSERT(mpu_dev_locate(&m->map, m->sh.store_bytes, dev, &loc), "test: address 0x%llx",
+    SIM_ASSERT(mpu_dev_locate(&m->map, NULL, m->sh.store_bytes, dev, &loc), "test: address 0x%llx",
                (unsigned long long)dev);
     return mpu_ep_of_loc(&m->topo, &loc);
 }
@@ -417,8 +417,8 @@ static void test_isolated_read(void)
     TAP_OK(!mpu_host_write(&m.sh, DEVMEM_BASE + 393216 - 4, wbuf, 8), "host write past the store is refused");
     TAP_OK(mpu_host_read(&m.sh, DEVMEM_BASE + 393216 - 4, rbuf, 4), "the last 4 bytes are in range");
     struct addrmap_loc loc;
-    TAP_OK(mpu_dev_locate(&m.map, 65536, DEVMEM_BASE + 0x1234, &loc) && loc.channel == (0x1234 >> 8) % 6 &&
-               mpu_dev_of(&m.map, loc.channel, loc.local) == DEVMEM_BASE + 0x1234,
+    TAP_OK(mpu_dev_locate(&m.map, NULL, 65536, DEVMEM_BASE + 0x1234, &loc) && loc.channel == (0x1234 >> 8) % 6 &&
+               mpu_dev_of(&m.map, NULL, loc.channel, loc.local) == DEVMEM_BASE + 0x1234,
            "device address <-> (channel %u, local 0x%llx) round trip", loc.channel, (unsigned long long)loc.local);
     /* Injected fault: a checker expecting one icnt cycle less must fail. */
     TAP_OK(s->n_got && s->got[0].t_ps != 381543 - 1429, "fault: a wrong expected time (icnt 266) is rejected");

@@ -506,7 +506,7 @@ static void test_partition_identity(uint64_t b_when, bool expect_update)
     mempart_cfg_defaults(&mc);
     l2_cfg_defaults(&lc);
     dram_cfg_defaults(&dc);
-    struct mempart_init_args a = {0, &d->map, d->per.core, d->per.l2, d->per.dram, {fs_read, fs_write, d}, &func_atomic_ops};
+    struct mempart_init_args a = {0, &d->map, NULL, d->per.core, d->per.l2, d->per.dram, {fs_read, fs_write, d}, &func_atomic_ops};
     mempart_init(&d->mp, &mc, &lc, &dc, &a);
     struct dram_sched_ops ops = count_ops();
     mempart_set_dram_sched(&d->mp, &ops);

@@ -159,6 +159,25 @@ static void test_results_and_determinism(void)
     free(d);
 }
 
+/* The page table (vm.page_policy, docs/addrmap.md): a first-touch mapping
+ * moves pages to other channels and banks; values stay right, statistics
+ * stay thread-count independent, and timing differs from identity. */
+static void test_page_table(void)
+{
+    bool ok1, ok2, ok0;
+    const char *ft[] = {"vm.page_policy=first_touch", NULL};
+    char *a = run_axpy(1, 20000, ft, &ok1);
+    char *b = run_axpy(2, 20000, ft, &ok2);
+    char *z = run_axpy(1, 20000, NULL, &ok0);
+    TAP_OK(ok1 && ok2, "first_touch page table: axpy with host copies between kernels is exact (1 and 2 threads)");
+    TAP_OK(a && b && strcmp(a, b) == 0, "first_touch: statistics identical for 1 and 2 threads");
+    const char *sa = a ? strstr(a, "\"stats\"") : NULL, *sz = z ? strstr(z, "\"stats\"") : NULL;
+    TAP_OK(ok0 && sa && sz && strcmp(sa, sz) != 0, "first_touch places pages differently from identity (timing differs)");
+    free(a);
+    free(b);
+    free(z);
+}
+
 static void test_atomics(void)
 {
     gs_ctx *c = tctx(NULL, 2);
@@ -360,6 +379,7 @@ int main(void)
     static const struct tap_test tests[] = {
         {"results and determinism", test_results_and_determinism},
         {"atomics at L2", test_atomics},
+        {"page table", test_page_table},
         {"errors", test_errors},
         {"device-to-device copies", test_dtod},
         {"two contexts", test_two_contexts},

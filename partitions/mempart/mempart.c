@@ -20,9 +20,13 @@
 
 /* ----------------------------------------------------------- helpers */
 
+/* addr is window-relative and virtual (NOTE(dev_addr)); the page table
+ * gives the physical address whose bits pick sub-partition, set, bank and
+ * row (docs/addrmap.md). */
 static void decode(const struct mempart *mp, uint64_t addr, struct addrmap_loc *loc)
 {
-    if (!addrmap_decode(mp->map, addr, loc))
+    uint64_t pa = mp->pt ? pagetable_translate(mp->pt, addr) : addr;
+    if (!addrmap_decode(mp->map, pa, loc))
         sim_panic("mempart %u: device address 0x%llx beyond the address map (%llu bytes)", mp->channel,
                   (unsigned long long)addr, (unsigned long long)addrmap_capacity(mp->map));
     SIM_ASSERT(loc->channel == mp->channel, "mempart %u: address 0x%llx belongs to channel %u", mp->channel,
@@ -186,6 +190,7 @@ void mempart_init(struct mempart *mp, const struct mempart_cfg *cfg, const struc
     memset(mp, 0, sizeof *mp);
     mp->channel = a->channel;
     mp->map = a->map;
+    mp->pt = a->pt;
     mp->store = a->store;
     mp->l2_period_ps = a->l2_period_ps;
     mp->dram_period_ps = a->dram_period_ps;

@@ -57,6 +57,7 @@
 #include <stdint.h>
 
 #include "partitions/addrmap/addrmap.h"
+#include "partitions/addrmap/pagetable.h"
 #include "partitions/dram/dram.h"
 #include "partitions/l2/l2.h"
 #include "sim/base/common.h"
@@ -133,6 +134,7 @@ struct mempart {
     /* configuration, fixed at init */
     unsigned channel;                  /* partition = DRAM channel id */
     const struct addrmap *map;         /* shared immutable address map */
+    const struct pagetable *pt;        /* device page table (NULL: identity), shared, read-only in quanta */
     struct mempart_store store;        /* backing store */
     uint64_t l2_to_dram_cycles;        /* request delay (DRAM cycles) */
     ps_t l2_period_ps;                 /* L2 clock period (ps) */
@@ -175,6 +177,7 @@ struct mempart {
 struct mempart_init_args {
     unsigned channel;           /* this partition's channel id, < map->n_ch */
     const struct addrmap *map;  /* address map (must outlive the partition) */
+    const struct pagetable *pt; /* device page table (NULL: identity; must outlive the partition) */
     ps_t pipe_period_ps;        /* SM pipeline period = core period x sm.pipe_clock_div (ps) */
     ps_t l2_period_ps;          /* L2 clock period (ps) */
     ps_t dram_period_ps;        /* DRAM clock period (ps) */

@@ -36,7 +36,7 @@ static inline ps_t cyc_ps(uint64_t c, ps_t P) { return c == CYCLE_NEVER ? PS_NEV
  * straddles the start of a block. */
 static uint8_t *dev_line(const struct mpu_part *p, uint64_t local, uint32_t *valid)
 {
-    uint64_t dev = mpu_dev_of(p->sh->map, p->channel, local);
+    uint64_t dev = mpu_dev_of(p->sh->map, p->sh->pt, p->channel, local);
     long i = devmem_find(p->sh->dev, dev, 1);
     if (i < 0) {
         *valid = 0;
@@ -97,20 +97,23 @@ static void store_write(void *ctx, uint64_t line_addr, uint64_t local, const uin
 
 /* ------------------------------------------------------------ addresses */
 
-bool mpu_dev_locate(const struct addrmap *map, uint64_t store_bytes, uint64_t dev, struct addrmap_loc *loc)
+bool mpu_dev_locate(const struct addrmap *map, const struct pagetable *pt, uint64_t store_bytes, uint64_t dev,
+                    struct addrmap_loc *loc)
 {
     if (dev < DEVMEM_BASE)
         return false;
     struct addrmap_loc l;
-    if (!addrmap_decode(map, dev - DEVMEM_BASE, &l) || l.local >= store_bytes)
+    uint64_t va = dev - DEVMEM_BASE, pa = pt ? pagetable_translate(pt, va) : va;
+    if (!addrmap_decode(map, pa, &l) || l.local >= store_bytes)
         return false;
     *loc = l;
     return true;
 }
 
-uint64_t mpu_dev_of(const struct addrmap *map, unsigned channel, uint64_t local)
+uint64_t mpu_dev_of(const struct addrmap *map, const struct pagetable *pt, unsigned channel, uint64_t local)
 {
-    return addrmap_encode(map, channel, local) + DEVMEM_BASE;
+    uint64_t pa = addrmap_encode(map, channel, local);
+    return (pt ? pagetable_untranslate(pt, pa) : pa) + DEVMEM_BASE;
 }
 
 /* ------------------------------------------------------------ needs */
@@ -372,7 +375,7 @@ static bool ep_deliver(void *ctx, uint32_t src, const void *payload, const struc
     struct mem_req r;
     memcpy(&r, payload, sizeof r);
     struct addrmap_loc loc;
-    SIM_ASSERT(mpu_dev_locate(p->sh->map, p->sh->store_bytes, r.addr, &loc) &&
+    SIM_ASSERT(mpu_dev_locate(p->sh->map, p->sh->pt, p->sh->store_bytes, r.addr, &loc) &&
                    loc.sub == p->channel * MEMPART_SUBS + e->sub,
                "mempart_unit %u: request for 0x%llx reached sub-partition endpoint %u", p->channel,
                (unsigned long long)r.addr, e->ep);
@@ -434,6 +437,7 @@ struct mpu_part *mpu_part_create(struct mpu_shared *sh, struct eng_ctx *ctx, uns
         p->bytes = eng_alloc(ctx, sh->store_bytes); /* first touch on the owning thread, zeroed */
     struct mempart_init_args a = {channel,
                                   sh->map,
+                                  sh->pt,
                                   sh->pipe_period_ps,
                                   sh->period_ps[MPU_DOM_L2],
                                   sh->period_ps[MPU_DOM_DRAM],
@@ -506,12 +510,12 @@ static bool host_range_ok(const struct mpu_shared *sh, uint64_t dev, uint64_t n)
     struct addrmap_loc loc;
     if (n == 0)
         return true;
-    if (dev + n < dev || !mpu_dev_locate(sh->map, sh->store_bytes, dev, &loc))
+    if (dev + n < dev || !mpu_dev_locate(sh->map, sh->pt, sh->store_bytes, dev, &loc))
         return false;
     /* Every 256 B chunk maps to a local address increasing with dev; the
      * last byte is the largest local address of its channel's run. */
     for (uint64_t a = dev; a < dev + n; a = (a | 0xFF) + 1) {
-        if (!mpu_dev_locate(sh->map, sh->store_bytes, a, &loc))
+        if (!mpu_dev_locate(sh->map, sh->pt, sh->store_bytes, a, &loc))
             return false;
         if ((a | 0xFF) + 1 == 0)
             break;
@@ -528,7 +532,7 @@ static bool host_copy(const struct mpu_shared *sh, uint64_t dev, void *buf, uint
         uint32_t off = mem_line_off(dev);
         uint32_t k = (uint32_t)(n < MEM_LINE_BYTES - off ? n : MEM_LINE_BYTES - off);
         struct addrmap_loc loc;
-        bool ok = mpu_dev_locate(sh->map, sh->store_bytes, dev, &loc);
+        bool ok = mpu_dev_locate(sh->map, sh->pt, sh->store_bytes, dev, &loc);
         SIM_ASSERT(ok && sh->parts[loc.channel], "mempart_unit: host copy to 0x%llx before partition init",
                    (unsigned long long)dev);
         struct mempart *mp = &sh->parts[loc.channel]->mp;

@@ -72,6 +72,7 @@ struct mpu_shared {
     uint64_t seed;                     /* sim.seed (icnt.jitter's random streams) */
     const struct mem_atomic_ops *atom; /* atomic semantics for the L2 slices (sim/mem/atomic.h) */
     const struct addrmap *map;         /* address map: map->n_ch partitions */
+    const struct pagetable *pt;        /* device page table (NULL: identity; docs/addrmap.md) */
     const struct icnt_topo *topo;      /* endpoints and latencies (both networks) */
     ps_t pipe_period_ps;               /* SM pipeline period (ps): core x sm.pipe_clock_div */
     ps_t period_ps[MPU_N_DOM];         /* DRAM, L2, icnt clock periods (ps) */
@@ -143,9 +144,10 @@ bool mpu_part_idle(const struct mpu_part *p);
 
 /* Device address -> location; false when dev is below DEVMEM_BASE or beyond
  * the store (local address + 1 > store_bytes). */
-bool mpu_dev_locate(const struct addrmap *map, uint64_t store_bytes, uint64_t dev, struct addrmap_loc *loc);
+bool mpu_dev_locate(const struct addrmap *map, const struct pagetable *pt, uint64_t store_bytes, uint64_t dev,
+                    struct addrmap_loc *loc);
 /* (channel, partition-local address) -> device address. */
-uint64_t mpu_dev_of(const struct addrmap *map, unsigned channel, uint64_t local);
+uint64_t mpu_dev_of(const struct addrmap *map, const struct pagetable *pt, unsigned channel, uint64_t local);
 /* Network endpoint id of the sub-partition owning a located address. */
 static inline uint32_t mpu_ep_of_loc(const struct icnt_topo *t, const struct addrmap_loc *loc)
 {

@@ -10,6 +10,7 @@
 
 #include "gpusim.h"
 #include "partitions/addrmap/addrmap.h"
+#include "partitions/addrmap/pagetable.h"
 #include "sim/func/atomic_ops.h"
 #include "partitions/mempart/mempart_unit.h"
 #include "sim/base/diag.h"
@@ -37,6 +38,7 @@ struct gpu {
     struct stats *stats;
     struct clock_periods per;     /* ps */
     struct addrmap map;
+    struct pagetable pt;          /* device page table (vm.*; identity by default) */
     struct icnt_topo topo;
     struct engine *eng;
     struct sm_shared ssh;         /* SM side, shared */
@@ -82,7 +84,7 @@ static uint32_t gpu_route_ep(const void *ctx, uint64_t dev)
 {
     const struct gpu *g = ctx;
     struct addrmap_loc loc;
-    if (!mpu_dev_locate(&g->map, g->map.local_bytes, dev, &loc))
+    if (!mpu_dev_locate(&g->map, &g->pt, g->map.local_bytes, dev, &loc))
         return MEM_ROUTE_NONE;
     return mpu_ep_of_loc(&g->topo, &loc);
 }
@@ -268,6 +270,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     uint32_t l2_sets = (uint32_t)(cfg->l2.size_per_sub / (cfg->l2.assoc * cfg->l2.line));
     addrmap_init_spec(&g->map, cfg->dram.addr_map, g->n_ch, (uint32_t)cfg->mem.sub_per_partition,
                       (uint32_t)cfg->dram.banks, (uint32_t)cfg->dram.rows, l2_sets);
+    pagetable_init(&g->pt, &cfg->vm, &g->map, 0); /* window-relative addresses (NOTE(dev_addr)) */
     icnt_topo_init(&g->topo, &cfg->icnt_net, cfg->icnt.min_latency, g->n_sm, g->n_ch,
                    (uint32_t)cfg->mem.sub_per_partition);
     g->eng = eng_create(&cfg->engine, g);
@@ -310,6 +313,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     sh->seed = cfg->sim.seed;
     sh->atom = &func_atomic_ops;
     sh->map = &g->map;
+    sh->pt = &g->pt;
     sh->topo = &g->topo;
     sh->pipe_period_ps = per.core * cfg->sm.pipe_clock_div;
     sh->period_ps[MPU_DOM_DRAM] = per.dram;
@@ -376,6 +380,7 @@ void gpu_destroy(struct gpu *g)
     if (g->disp.sm)
         dispatch_fini(&g->disp);
     icnt_topo_fini(&g->topo);
+    pagetable_fini(&g->pt);
     free(g->sm_unit);
     free(g->ep_unit);
     free(g->mp_units);
@@ -413,6 +418,22 @@ static int run(struct gpu *g, char *err, size_t err_len)
 int gpu_prepare(struct gpu *g, char *err, size_t err_len)
 {
     return g->started ? 0 : run(g, err, err_len);
+}
+
+/* NOTE(pt-map): the page table maps pages in the serial step only, so the
+ * mapping is the same for any host thread count: at each launch every live
+ * allocation in address order, then the local-memory and code regions at
+ * the top of the window; host copies map what they touch. With the
+ * identity policy nothing is recorded (docs/addrmap.md). */
+static bool map_pages(struct gpu *g, uint64_t window_end)
+{
+    for (size_t i = 0; i < g->mem->n; i++) {
+        const struct devmem_block *b = &g->mem->blocks[i];
+        if (!pagetable_map_range(&g->pt, b->addr - DEVMEM_BASE, b->size ? b->size : 1, PAGETABLE_HINT_NONE))
+            return false;
+    }
+    return pagetable_map_range(&g->pt, g->kern.local_base - DEVMEM_BASE, window_end - g->kern.local_base,
+                               PAGETABLE_HINT_NONE);
 }
 
 int gpu_launch(struct gpu *g, const struct func_launch *l, uint32_t ctas_per_sm, uint32_t regs_per_thread,
@@ -454,6 +475,12 @@ int gpu_launch(struct gpu *g, const struct func_launch *l, uint32_t ctas_per_sm,
                  "kernel '%s': device allocations (%" PRIu64 " MB) reach the timing model's local-memory and code "
                  "regions at the top of the %" PRIu64 " MB mapped by %u memory partitions",
                  l->fn->name, (uint64_t)((g->mem->next - DEVMEM_BASE) >> 20), (uint64_t)(addrmap_capacity(&g->map) >> 20), g->n_ch);
+        sm_kernel_free(&g->kern);
+        return GS_ERR_OUT_OF_MEMORY;
+    }
+    if (!map_pages(g, window_end)) {
+        snprintf(l->err, l->err_len, "kernel '%s': the device page table (vm.page_policy) has no free frame left",
+                 l->fn->name);
         sm_kernel_free(&g->kern);
         return GS_ERR_OUT_OF_MEMORY;
     }
@@ -529,6 +556,8 @@ bool gpu_host_write(struct gpu *g, uint64_t dev, const void *buf, uint64_t n)
 {
     if (!g->started)
         return true; /* no cached copy can exist yet: device memory is the store */
+    if (dev >= DEVMEM_BASE && !pagetable_map_range(&g->pt, dev - DEVMEM_BASE, n, PAGETABLE_HINT_NONE))
+        return false;
     return mpu_host_write(&g->msh, dev, buf, n);
 }
 
@@ -536,6 +565,8 @@ bool gpu_host_read(struct gpu *g, uint64_t dev, void *buf, uint64_t n)
 {
     if (!g->started)
         return false; /* caller reads device memory */
+    if (dev >= DEVMEM_BASE && !pagetable_map_range(&g->pt, dev - DEVMEM_BASE, n, PAGETABLE_HINT_NONE))
+        return false;
     return mpu_host_read(&g->msh, dev, buf, n);
 }
 
