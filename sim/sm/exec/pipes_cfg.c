@@ -1,50 +1,18 @@
-/* sim/sm/exec/pipes_cfg.c: configuration sections rf.*, oc.* and pipes.* (owned
- * by sim/sm/rf/opcoll.c and sim/sm/exec/pipes.c), gtx480 defaults from spec
- * baseline-gpu.md 1.2, 3.2 and 4.2.
+/* sim/sm/exec/pipes_cfg.c: configuration section pipes.* (owned by
+ * sim/sm/exec/pipes.c), gtx480 defaults from spec baseline-gpu.md 1.2 and
+ * 3.2; the rf.* and oc.* sections are in sim/sm/rf/rf_cfg.c.
  *
- * NOTE(three-sections): the spec names the collector counts `oc.units_sp`
- * etc., so the collector keys form their own section `oc` (spec names kept)
- * next to `rf` and `pipes`.
  * NOTE(static-latency-table): the spec lists the latency / II table (3.2)
  * but no keys for it, so it is the static table PIPE_CLASS_LIST in pipes.h.
- * NOTE(rf-policy-list): rf.policy's choices come from RF_POLICY_LIST in
- * sim/sm/rf/rf.h, so a new policy is one line there plus its file.
- * NOTE(rf-geometry): rf.n_banks x rf.entries_per_bank warp registers of 32
- * lanes must hold sm.n_regs 32-bit registers exactly (16 x 64 x 32 = 32768).
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sim/cfg/config.h"
-#include "sim/sm/rf/opcoll.h"
-#include "sim/sm/exec/pipes.h"
 #include "sim/cfg/sim_cfg.h"
-
-void rf_cfg_defaults(struct rf_cfg *c)
-{
-    memset(c, 0, sizeof *c);
-    c->n_banks = 16;
-    c->entries_per_bank = 64;
-    c->max_bank_accesses_per_cycle = 16;
-    c->reads_per_unit = 1;
-    c->clock_mult = 1;
-    c->policy = RF_POLICY_SRAM;
-}
-
-void oc_cfg_defaults(struct oc_cfg *c)
-{
-    memset(c, 0, sizeof *c);
-    c->units[PIPE_SP] = 6;
-    c->units[PIPE_SFU] = 8;
-    c->units[PIPE_MEM] = 2;
-    c->in_ports[PIPE_SP] = 2;
-    c->in_ports[PIPE_SFU] = 1;
-    c->in_ports[PIPE_MEM] = 1;
-    c->out_ports[PIPE_SP] = 2;
-    c->out_ports[PIPE_SFU] = 1;
-    c->out_ports[PIPE_MEM] = 1;
-}
+#include "sim/sm/exec/pipes.h"
+#include "sim/sm/rf/opcoll.h"
 
 void pipes_cfg_defaults(struct pipes_cfg *c)
 {
@@ -68,31 +36,6 @@ void pipes_cfg_defaults(struct pipes_cfg *c)
         }                                                                                          \
     } while (0)
 
-int opcoll_cfg_validate(const struct rf_cfg *rf, const struct oc_cfg *oc, opcoll_cfg_report_fn report, void *ctx)
-{
-    int n = 0;
-    RULE(rf->n_banks >= 1 && rf->n_banks <= RF_MAX_BANKS, "rf.n_banks", "%llu out of range 1..%d",
-         (unsigned long long)rf->n_banks, RF_MAX_BANKS);
-    RULE(rf->max_bank_accesses_per_cycle >= 1, "rf.max_bank_accesses_per_cycle", "must be >= 1");
-    RULE(rf->clock_mult >= 1 && rf->clock_mult <= RF_MAX_CLOCK_MULT, "rf.clock_mult", "%llu out of range 1..%d",
-         (unsigned long long)rf->clock_mult, RF_MAX_CLOCK_MULT);
-    RULE(rf->policy >= 0 && rf->policy < RF_POLICY_COUNT, "rf.policy", "unknown policy %d", rf->policy);
-    static const char *const ukeys[PIPE_N_KINDS] = {"oc.units_sp", "oc.units_sfu", "oc.units_mem"};
-    static const char *const ikeys[PIPE_N_KINDS] = {"oc.in_ports_sp", "oc.in_ports_sfu", "oc.in_ports_mem"};
-    static const char *const okeys[PIPE_N_KINDS] = {"oc.out_ports_sp", "oc.out_ports_sfu", "oc.out_ports_mem"};
-    uint64_t total = 0;
-    for (int k = 0; k < PIPE_N_KINDS; k++) {
-        RULE(oc->units[k] >= 1, ukeys[k], "must be >= 1 (every pipe kind needs a collector unit)");
-        RULE(oc->in_ports[k] >= 1, ikeys[k], "must be >= 1");
-        RULE(oc->out_ports[k] >= 1 && oc->out_ports[k] <= OC_MAX_UNITS, okeys[k], "out of range 1..%d",
-             OC_MAX_UNITS);
-        total += oc->units[k];
-    }
-    RULE(total <= OC_MAX_UNITS, "oc.units_sp", "oc.units_sp + oc.units_sfu + oc.units_mem = %llu exceeds %d",
-         (unsigned long long)total, OC_MAX_UNITS);
-    return n;
-}
-
 int pipes_cfg_validate(const struct pipes_cfg *c, pipes_cfg_report_fn report, void *ctx)
 {
     int n = 0;
@@ -106,78 +49,6 @@ int pipes_cfg_validate(const struct pipes_cfg *c, pipes_cfg_report_fn report, vo
     return n;
 }
 #undef RULE
-
-/* One choice per RF_POLICY_LIST line (rf.h), in enum order. */
-static const char *const rf_policy_choices[] = {
-#define RF_X_(e, n, t) n,
-    RF_POLICY_LIST(RF_X_)
-#undef RF_X_
-    NULL};
-
-const struct cfg_key rf_cfg_keys[] = {
-    {"n_banks", CFG_UINT, offsetof(struct rf_cfg, n_banks), 1, RF_MAX_BANKS, "16", NULL,
-     "register banks per SM; the policy maps registers to banks (sram: register r of warp w in bank "
-     "(r + w) mod n_banks, [GPGPU-Sim])"},
-    {"entries_per_bank", CFG_UINT, offsetof(struct rf_cfg, entries_per_bank), 1, 65536, "64", NULL,
-     "warp registers (32 x 32 bit = 128 B) per bank; n_banks x entries x 32 = sm.n_regs"},
-    {"max_bank_accesses_per_cycle", CFG_UINT, offsetof(struct rf_cfg, max_bank_accesses_per_cycle), 1, 1024, "16",
-     NULL, "banks that may start an access (read or write) per RF tick (= pipeline cycle at rf.clock_mult 1; "
-           "002: 4; >= n_banks = unlimited)"},
-    {"reads_per_unit", CFG_UINT, offsetof(struct rf_cfg, reads_per_unit), 0, 64, "1", NULL,
-     "operand reads one collector unit may receive per RF tick (GPGPU-Sim allocator: 1; 0 = unlimited)"},
-    {"clock_mult", CFG_UINT, offsetof(struct rf_cfg, clock_mult), 1, RF_MAX_CLOCK_MULT, "1", NULL,
-     "register-file clock in ticks per SM pipeline cycle: bank accesses, the access limit and the collector's "
-     "arbitration run per tick (Mao's racetrack RF: 2)"},
-    {"policy", CFG_ENUM, offsetof(struct rf_cfg, policy), 0, 0, "sram", rf_policy_choices,
-     "register-file technology behind struct rf_policy_ops (docs/rf.md): sram = 1 tick per access, bank "
-     "(r + w) mod n_banks"},
-};
-
-const size_t rf_cfg_n_keys = ARRAY_LEN(rf_cfg_keys);
-
-static void opcoll_check_report(void *ctx, const char *key, const char *msg) { cfg_check_fail(ctx, key, "%s", msg); }
-
-static void rf_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
-{
-    const struct rf_cfg *rf = sec;
-    opcoll_cfg_validate(rf, &all->oc, opcoll_check_report, ck);
-    if (rf->n_banks * rf->entries_per_bank * 32 != all->sm.n_regs)
-        cfg_check_fail(ck, "rf.entries_per_bank",
-                       "rf.n_banks %llu x rf.entries_per_bank %llu x 32 lanes = %llu registers, but sm.n_regs is "
-                       "%llu (rule: the banks hold the whole register file)",
-                       (unsigned long long)rf->n_banks, (unsigned long long)rf->entries_per_bank,
-                       (unsigned long long)(rf->n_banks * rf->entries_per_bank * 32),
-                       (unsigned long long)all->sm.n_regs);
-}
-
-const struct cfg_section rf_cfg_section = {"rf", "register file banks (operand reads and writebacks)",
-                                           offsetof(struct sim_cfg, rf), rf_cfg_keys, ARRAY_LEN(rf_cfg_keys), rf_cfg_check};
-
-const struct cfg_key oc_cfg_keys[] = {
-    {"units_sp", CFG_UINT, offsetof(struct oc_cfg, units[PIPE_SP]), 1, OC_MAX_UNITS, "6", NULL,
-     "collector units feeding the SP pipes ([GPGPU-Sim], 000 ch. 3)"},
-    {"units_sfu", CFG_UINT, offsetof(struct oc_cfg, units[PIPE_SFU]), 1, OC_MAX_UNITS, "8", NULL,
-     "collector units feeding the SFU pipe ([GPGPU-Sim], 000 ch. 3)"},
-    {"units_mem", CFG_UINT, offsetof(struct oc_cfg, units[PIPE_MEM]), 1, OC_MAX_UNITS, "2", NULL,
-     "collector units feeding the LD/ST unit ([GPGPU-Sim], 000 ch. 3)"},
-    {"in_ports_sp", CFG_UINT, offsetof(struct oc_cfg, in_ports[PIPE_SP]), 1, 64, "2", NULL,
-     "instructions entering SP collectors per cycle (issue -> OC width, spec 3.2)"},
-    {"in_ports_sfu", CFG_UINT, offsetof(struct oc_cfg, in_ports[PIPE_SFU]), 1, 64, "1", NULL,
-     "instructions entering SFU collectors per cycle (issue -> OC width, spec 3.2)"},
-    {"in_ports_mem", CFG_UINT, offsetof(struct oc_cfg, in_ports[PIPE_MEM]), 1, 64, "1", NULL,
-     "instructions entering MEM collectors per cycle (issue -> OC width, spec 3.2)"},
-    {"out_ports_sp", CFG_UINT, offsetof(struct oc_cfg, out_ports[PIPE_SP]), 1, OC_MAX_UNITS, "2", NULL,
-     "SP collectors dispatching per cycle (OC -> EX width, spec 3.2)"},
-    {"out_ports_sfu", CFG_UINT, offsetof(struct oc_cfg, out_ports[PIPE_SFU]), 1, OC_MAX_UNITS, "1", NULL,
-     "SFU collectors dispatching per cycle (OC -> EX width, spec 3.2)"},
-    {"out_ports_mem", CFG_UINT, offsetof(struct oc_cfg, out_ports[PIPE_MEM]), 1, OC_MAX_UNITS, "1", NULL,
-     "MEM collectors dispatching per cycle (OC -> EX width, spec 3.2)"},
-};
-
-const size_t oc_cfg_n_keys = ARRAY_LEN(oc_cfg_keys);
-
-const struct cfg_section oc_cfg_section = {"oc", "operand collector units", offsetof(struct sim_cfg, oc), oc_cfg_keys,
-                                           ARRAY_LEN(oc_cfg_keys), NULL};
 
 const struct cfg_key pipes_cfg_keys[] = {
     {"n_sp", CFG_UINT, offsetof(struct pipes_cfg, n_sp), 1, PIPES_MAX_UNITS - 1, "2", NULL,
@@ -194,10 +65,12 @@ const struct cfg_key pipes_cfg_keys[] = {
 
 const size_t pipes_cfg_n_keys = ARRAY_LEN(pipes_cfg_keys);
 
+static void pipes_check_report(void *ctx, const char *key, const char *msg) { cfg_check_fail(ctx, key, "%s", msg); }
+
 static void pipes_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
 {
     (void)all;
-    pipes_cfg_validate(sec, opcoll_check_report, ck);
+    pipes_cfg_validate(sec, pipes_check_report, ck);
 }
 
 const struct cfg_section pipes_cfg_section = {"pipes", "execution pipes and writeback", offsetof(struct sim_cfg, pipes),
