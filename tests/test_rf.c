@@ -1,4 +1,4 @@
-/* tests/test_rf.c: the register-file unit (sim/sm/rf.{c,h}, rf_sram.c) and
+/* tests/test_rf.c: the register-file unit (sim/sm/rf/rf.{c,h}, rf_sram.c) and
  * its use by the operand collectors (sim/sm/rf/opcoll.c; docs/rf.md).
  *
  * Every expected cycle is computed by hand; the arithmetic is next to each

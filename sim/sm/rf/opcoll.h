@@ -60,7 +60,7 @@ struct cfg_section;
 
 /* Section "rf": struct rf_cfg in sim/sm/rf/rf.h. */
 
-/* Section "oc" (declared in pipes_cfg.c). */
+/* Section "oc" (declared in sim/sm/rf/rf_cfg.c). */
 struct oc_cfg {
     uint64_t units[PIPE_N_KINDS];    /* oc.units_sp / _sfu / _mem (collector units): 6 / 8 / 2 */
     uint64_t in_ports[PIPE_N_KINDS]; /* oc.in_ports_sp / _sfu / _mem (instructions/cycle) issue -> OC: 2 / 1 / 1 */

@@ -60,7 +60,7 @@ enum rf_policy_kind {
     RF_POLICY_COUNT
 };
 
-/* Section "rf" (declared in pipes_cfg.c). */
+/* Section "rf" (declared in sim/sm/rf/rf_cfg.c). */
 struct rf_cfg {
     uint64_t n_banks;          /* rf.n_banks (banks) per SM: 16 */
     uint64_t entries_per_bank; /* rf.entries_per_bank (warp registers of 128 B) per bank: 64 */
