@@ -178,7 +178,7 @@ static void ref_decode(const struct ref_map *m, uint64_t a, struct addrmap_loc *
             subb++;
             continue;
         }
-        if (k >= 7 && (1u << (k - 7)) < m->sets)
+        if (k >= 7 && k - 7 < 32 && (1ull << (k - 7)) < m->sets)
             set |= bit << (k - 7);
         k++;
     }
