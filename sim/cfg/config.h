@@ -165,4 +165,21 @@ void cfg_format_value(const struct cfg_key *k, const void *field, char *buf, siz
 /* Helpers for units. */
 static inline uint64_t cfg_freq_to_period_ps(uint64_t hz) { return (1000000000000ull + hz / 2) / hz; }
 
+/* One cross-field rule inside a validator shaped
+ *   int f(const T *c, ..., void (*report)(void *ctx, const char *key, const char *msg), void *ctx)
+ *   { int n = 0; ...CFG_RULE(...)...; return n; }
+ * When ok is false: count it in n and, if report is set, pass it the key and
+ * the formatted message (at most 255 characters). Needs <stdio.h>. */
+#define CFG_RULE(ok, key, ...)                                                                     \
+    do {                                                                                           \
+        if (!(ok)) {                                                                               \
+            n++;                                                                                   \
+            if (report) {                                                                          \
+                char msg_[256];                                                                    \
+                snprintf(msg_, sizeof msg_, __VA_ARGS__);                                          \
+                report(ctx, key, msg_);                                                            \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
 #endif /* GPUSIM_SIM_CFG_CONFIG_H */

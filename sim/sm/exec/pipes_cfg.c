@@ -24,31 +24,19 @@ void pipes_cfg_defaults(struct pipes_cfg *c)
     c->ldst_wb_width = 1;
 }
 
-#define RULE(ok, key, ...)                                                                         \
-    do {                                                                                           \
-        if (!(ok)) {                                                                               \
-            n++;                                                                                   \
-            if (report) {                                                                          \
-                char msg_[256];                                                                    \
-                snprintf(msg_, sizeof msg_, __VA_ARGS__);                                          \
-                report(ctx, key, msg_);                                                            \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
 
 int pipes_cfg_validate(const struct pipes_cfg *c, pipes_cfg_report_fn report, void *ctx)
 {
     int n = 0;
-    RULE(c->n_sp >= 1 && c->n_sfu >= 1 && c->n_sp + c->n_sfu <= PIPES_MAX_UNITS, "pipes.n_sp",
+    CFG_RULE(c->n_sp >= 1 && c->n_sfu >= 1 && c->n_sp + c->n_sfu <= PIPES_MAX_UNITS, "pipes.n_sp",
          "pipes.n_sp %llu + pipes.n_sfu %llu must be 2..%d with at least one of each",
          (unsigned long long)c->n_sp, (unsigned long long)c->n_sfu, PIPES_MAX_UNITS);
-    RULE(c->n_mem >= 1 && c->n_mem <= PIPES_MAX_MEM, "pipes.n_mem", "%llu out of range 1..%d",
+    CFG_RULE(c->n_mem >= 1 && c->n_mem <= PIPES_MAX_MEM, "pipes.n_mem", "%llu out of range 1..%d",
          (unsigned long long)c->n_mem, PIPES_MAX_MEM);
-    RULE(c->wb_width >= 1, "pipes.wb_width", "must be >= 1");
-    RULE(c->ldst_wb_width >= 1, "pipes.ldst_wb_width", "must be >= 1");
+    CFG_RULE(c->wb_width >= 1, "pipes.wb_width", "must be >= 1");
+    CFG_RULE(c->ldst_wb_width >= 1, "pipes.ldst_wb_width", "must be >= 1");
     return n;
 }
-#undef RULE
 
 const struct cfg_key pipes_cfg_keys[] = {
     {"n_sp", CFG_UINT, offsetof(struct pipes_cfg, n_sp), 1, PIPES_MAX_UNITS - 1, "2", NULL,

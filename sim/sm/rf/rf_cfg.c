@@ -43,44 +43,32 @@ void oc_cfg_defaults(struct oc_cfg *c)
     c->out_ports[PIPE_MEM] = 1;
 }
 
-#define RULE(ok, key, ...)                                                                         \
-    do {                                                                                           \
-        if (!(ok)) {                                                                               \
-            n++;                                                                                   \
-            if (report) {                                                                          \
-                char msg_[256];                                                                    \
-                snprintf(msg_, sizeof msg_, __VA_ARGS__);                                          \
-                report(ctx, key, msg_);                                                            \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
 
 int opcoll_cfg_validate(const struct rf_cfg *rf, const struct oc_cfg *oc, opcoll_cfg_report_fn report, void *ctx)
 {
     int n = 0;
-    RULE(rf->n_banks >= 1 && rf->n_banks <= RF_MAX_BANKS, "rf.n_banks", "%llu out of range 1..%d",
+    CFG_RULE(rf->n_banks >= 1 && rf->n_banks <= RF_MAX_BANKS, "rf.n_banks", "%llu out of range 1..%d",
          (unsigned long long)rf->n_banks, RF_MAX_BANKS);
-    RULE(rf->max_bank_accesses_per_cycle >= 1, "rf.max_bank_accesses_per_cycle", "must be >= 1");
-    RULE(rf->clock_mult >= 1 && rf->clock_mult <= RF_MAX_CLOCK_MULT, "rf.clock_mult", "%llu out of range 1..%d",
+    CFG_RULE(rf->max_bank_accesses_per_cycle >= 1, "rf.max_bank_accesses_per_cycle", "must be >= 1");
+    CFG_RULE(rf->clock_mult >= 1 && rf->clock_mult <= RF_MAX_CLOCK_MULT, "rf.clock_mult", "%llu out of range 1..%d",
          (unsigned long long)rf->clock_mult, RF_MAX_CLOCK_MULT);
-    RULE(rf->policy >= 0 && rf->policy < RF_POLICY_COUNT, "rf.policy", "unknown policy %d", rf->policy);
+    CFG_RULE(rf->policy >= 0 && rf->policy < RF_POLICY_COUNT, "rf.policy", "unknown policy %d", rf->policy);
     static const char *const ukeys[PIPE_N_KINDS] = {"oc.units_sp", "oc.units_sfu", "oc.units_mem"};
     static const char *const ikeys[PIPE_N_KINDS] = {"oc.in_ports_sp", "oc.in_ports_sfu", "oc.in_ports_mem"};
     static const char *const okeys[PIPE_N_KINDS] = {"oc.out_ports_sp", "oc.out_ports_sfu", "oc.out_ports_mem"};
     uint64_t total = 0;
     for (int k = 0; k < PIPE_N_KINDS; k++) {
-        RULE(oc->units[k] >= 1, ukeys[k], "must be >= 1 (every pipe kind needs a collector unit)");
-        RULE(oc->in_ports[k] >= 1, ikeys[k], "must be >= 1");
-        RULE(oc->out_ports[k] >= 1 && oc->out_ports[k] <= OC_MAX_UNITS, okeys[k], "out of range 1..%d",
+        CFG_RULE(oc->units[k] >= 1, ukeys[k], "must be >= 1 (every pipe kind needs a collector unit)");
+        CFG_RULE(oc->in_ports[k] >= 1, ikeys[k], "must be >= 1");
+        CFG_RULE(oc->out_ports[k] >= 1 && oc->out_ports[k] <= OC_MAX_UNITS, okeys[k], "out of range 1..%d",
              OC_MAX_UNITS);
         total += oc->units[k];
     }
-    RULE(total <= OC_MAX_UNITS, "oc.units_sp", "oc.units_sp + oc.units_sfu + oc.units_mem = %llu exceeds %d",
+    CFG_RULE(total <= OC_MAX_UNITS, "oc.units_sp", "oc.units_sp + oc.units_sfu + oc.units_mem = %llu exceeds %d",
          (unsigned long long)total, OC_MAX_UNITS);
     return n;
 }
 
-#undef RULE
 
 /* One choice per RF_POLICY_LIST line (rf.h), in enum order. */
 static const char *const rf_policy_choices[] = {
