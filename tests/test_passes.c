@@ -484,6 +484,21 @@ static void test_profile(const struct sim_cfg *cv)
     for (uint32_t r = 0; r < k->n_regs; r++)
         rr += k->reg_reads[r] + k->reg_writes[r];
     TAP_OK(br > 0 && br == rr, "bank and register counts agree (%llu)", (unsigned long long)br);
+    /* Bank service order: every access of a bank after its first adds one distance. */
+    bool ord = true;
+    uint64_t far = 0;
+    for (uint32_t bk = 0; bk < k->n_banks; bk++) {
+        uint64_t acc = k->bank_reads[bk] + k->bank_writes[bk], h = 0;
+        for (uint32_t j = 0; j < KPROF_DIST_BINS; j++)
+            h += k->bank_dist[(uint64_t)bk * KPROF_DIST_BINS + j];
+        ord &= h == (acc ? acc - 1 : 0);
+        for (uint32_t j = 1; j < KPROF_DIST_BINS; j++)
+            far += k->bank_dist[(uint64_t)bk * KPROF_DIST_BINS + j];
+    }
+    TAP_OK(ord, "bank service order: each bank's distance histogram counts its accesses after the first");
+    /* this kernel uses fewer registers than banks: each bank holds one register per warp, and warps
+     * share an entry row, so every distance is 0 */
+    TAP_EQ_U64(far, 0, "bank service order: all distances 0 for a kernel with fewer registers than banks");
 
     /* Save, load, save again: identical bytes and contents. */
     char p1[] = "/tmp/gpusim_prof1XXXXXX", p2[] = "/tmp/gpusim_prof2XXXXXX";
@@ -497,6 +512,7 @@ static void test_profile(const struct sim_cfg *cv)
          !memcmp(q->k[0].ctas, k->ctas, 4 * sizeof *k->ctas) && !memcmp(q->k[0].warps, k->warps, 8 * sizeof *k->warps) &&
          !memcmp(q->k[0].pages, k->pages, k->n_pages * sizeof *k->pages) &&
          !memcmp(q->k[0].bank_reads, k->bank_reads, k->n_banks * sizeof *k->bank_reads) &&
+         !memcmp(q->k[0].bank_dist, k->bank_dist, (size_t)k->n_banks * KPROF_DIST_BINS * sizeof *k->bank_dist) &&
          !memcmp(q->k[0].reg_writes, k->reg_writes, k->n_regs * sizeof *k->reg_writes);
     TAP_OK(ok, "loaded profile equals the recorded one");
     char err[512];
@@ -583,6 +599,10 @@ static void test_bad_profiles(void)
     bad_profile(buf, "bad.prof:6: page 9: n_ctas 3", "inconsistent page sharers");
     snprintf(buf, sizeof buf, "%skernel 0 k 1 1 1 32 1 1 1 4\nbank 16 1 1\nend\n", hdr);
     bad_profile(buf, "bad.prof:6: bank 16 is out of range", "bank out of range");
+    snprintf(buf, sizeof buf, "%skernel 0 k 1 1 1 32 1 1 1 4\nbankorder 16 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\nend\n", hdr);
+    bad_profile(buf, "bad.prof:6: bankorder 16 is out of range", "bankorder bank out of range");
+    snprintf(buf, sizeof buf, "%skernel 0 k 1 1 1 32 1 1 1 4\nbankorder 1 0 0\nend\n", hdr);
+    bad_profile(buf, "bad.prof:6: 'bankorder' record has 3 fields, expected 18", "short bankorder record");
     snprintf(buf, sizeof buf, "%skernel 0 k 1 1 1 32 1 1 1 4\ncta 0 1 2 3 4 5 6\n", hdr);
     bad_profile(buf, "end of file inside the kernel record of line 5", "missing end");
     snprintf(buf, sizeof buf, "%scta 0 1 2 3 4 5 6\n", hdr);

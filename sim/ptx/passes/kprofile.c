@@ -185,6 +185,12 @@ static void rec_insn(void *ctx, uint64_t cta, uint32_t warp, const struct ptx_fu
         bool wr = i >= m->n_src[pc];
         uint32_t b = (o[i] + warp) % k->n_banks;
         (wr ? k->bank_writes : k->bank_reads)[b]++;
+        int64_t e = (int64_t)(((uint64_t)warp * k->n_regs + o[i]) / k->n_banks);
+        if (k->bank_last[b] >= 0) {
+            uint64_t d = (uint64_t)(e > k->bank_last[b] ? e - k->bank_last[b] : k->bank_last[b] - e);
+            k->bank_dist[(uint64_t)b * KPROF_DIST_BINS + (d < KPROF_DIST_BINS - 1 ? d : KPROF_DIST_BINS - 1)]++;
+        }
+        k->bank_last[b] = e;
         if (own && o[i] < k->n_regs)
             (wr ? k->reg_writes : k->reg_reads)[o[i]]++;
     }
@@ -211,6 +217,10 @@ struct kprof_rec *kprof_rec_begin(const struct kprof *p, const struct ptx_module
     k->n_banks = p->n_banks;
     k->bank_reads = xcalloc(k->n_banks, sizeof *k->bank_reads);
     k->bank_writes = xcalloc(k->n_banks, sizeof *k->bank_writes);
+    k->bank_dist = xcalloc((size_t)k->n_banks * KPROF_DIST_BINS, sizeof *k->bank_dist);
+    k->bank_last = xcalloc(k->n_banks, sizeof *k->bank_last);
+    for (uint32_t b = 0; b < k->n_banks; b++)
+        k->bank_last[b] = -1;
     k->n_regs = kpass_fn_phys_count(fn);
     k->reg_reads = xcalloc(k->n_regs + 1, sizeof *k->reg_reads);
     k->reg_writes = xcalloc(k->n_regs + 1, sizeof *k->reg_writes);
@@ -245,6 +255,8 @@ static void kernel_free(struct kprof_kernel *k)
     free(k->pages);
     free(k->bank_reads);
     free(k->bank_writes);
+    free(k->bank_dist);
+    free(k->bank_last);
     free(k->reg_reads);
     free(k->reg_writes);
     memset(k, 0, sizeof *k);
@@ -364,6 +376,12 @@ static void write_profile(FILE *f, const struct kprof *p)
         }
         for (uint32_t b = 0; b < k->n_banks; b++)
             fprintf(f, "bank %u %" PRIu64 " %" PRIu64 "\n", b, k->bank_reads[b], k->bank_writes[b]);
+        for (uint32_t b = 0; b < k->n_banks; b++) {
+            fprintf(f, "bankorder %u", b);
+            for (uint32_t j = 0; j < KPROF_DIST_BINS; j++)
+                fprintf(f, " %" PRIu64, k->bank_dist[(uint64_t)b * KPROF_DIST_BINS + j]);
+            fprintf(f, "\n");
+        }
         for (uint32_t r = 0; r < k->n_regs; r++)
             fprintf(f, "reg %u %" PRIu64 " %" PRIu64 "\n", r, k->reg_reads[r], k->reg_writes[r]);
         fprintf(f, "end\n");
@@ -400,7 +418,7 @@ int kprof_save(const struct kprof *p, const char *path, char *err, size_t err_le
 
 /* ----------------------------------------------------------------- reader */
 
-#define MAX_TOK 16
+#define MAX_TOK 24
 
 struct reader {
     const char *name; /* for messages */
@@ -578,6 +596,7 @@ int kprof_parse(const char *text, size_t len, const char *name, struct kprof **o
             k->n_banks = p->n_banks;
             k->bank_reads = xcalloc(k->n_banks, sizeof *k->bank_reads);
             k->bank_writes = xcalloc(k->n_banks, sizeof *k->bank_writes);
+            k->bank_dist = xcalloc((size_t)k->n_banks * KPROF_DIST_BINS, sizeof *k->bank_dist);
             k->n_regs = (uint32_t)v[8];
             k->reg_reads = xcalloc(k->n_regs + 1, sizeof *k->reg_reads);
             k->reg_writes = xcalloc(k->n_regs + 1, sizeof *k->reg_writes);
@@ -585,7 +604,7 @@ int kprof_parse(const char *text, size_t len, const char *name, struct kprof **o
             continue;
         }
         if (!k) {
-            rfail(r, strcmp(rec, "cta") && strcmp(rec, "warp") && strcmp(rec, "page") && strcmp(rec, "bank") &&
+            rfail(r, strcmp(rec, "cta") && strcmp(rec, "warp") && strcmp(rec, "page") && strcmp(rec, "bank") && strcmp(rec, "bankorder") &&
                              strcmp(rec, "reg") && strcmp(rec, "end")
                          ? "unknown record '%s'"
                          : "'%s' record outside a kernel record",
@@ -633,6 +652,17 @@ int kprof_parse(const char *text, size_t len, const char *name, struct kprof **o
             last_page = v[0];
             k->pages = xrealloc(k->pages, (k->n_pages + 1) * sizeof *k->pages);
             k->pages[k->n_pages++] = (struct kprof_page){v[0], v[1], v[2], v[3], v[4]};
+        } else if (!strcmp(rec, "bankorder")) {
+            static const char *const what[] = {"bank", "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8",
+                                               "d9", "d10", "d11", "d12", "d13", "d14", "d15", "d16+"};
+            uint64_t h[KPROF_DIST_BINS + 1];
+            if (!want(r, rec, nt, KPROF_DIST_BINS + 2) || !nums(r, tok + 1, KPROF_DIST_BINS + 1, what, h))
+                break;
+            if (h[0] >= k->n_banks) {
+                rfail(r, "bankorder %" PRIu64 " is out of range (%u banks)", h[0], k->n_banks);
+                break;
+            }
+            memcpy(k->bank_dist + h[0] * KPROF_DIST_BINS, h + 1, KPROF_DIST_BINS * sizeof *h);
         } else if (!strcmp(rec, "bank") || !strcmp(rec, "reg")) {
             static const char *const what[] = {"index", "reads", "writes"};
             if (!want(r, rec, nt, 4) || !nums(r, tok + 1, 3, what, v))

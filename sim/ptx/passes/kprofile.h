@@ -20,8 +20,14 @@
  * fixed, so a profile is the same for any host thread count; records are
  * written in a fixed order (CTAs, warps, pages ascending, banks, registers).
  *
- * Not recorded: shared, local, param and const accesses; the order in which
- * banks are served (the profile has per-bank counts, not a service trace).
+ * Bank service order: for each bank, a histogram of the distance between
+ * the entries of consecutive accesses to that bank, in the functional
+ * run's order (entry of register r of warp w = (w x n_regs + r) div
+ * n_banks; distances 0 .. KPROF_DIST_BINS-2, the last bin for larger). It is
+ * what a racetrack register file's shift cost depends on (spec
+ * rf-racetrack-*.md) without storing a trace.
+ *
+ * Not recorded: shared, local, param and const accesses; a full access trace.
  */
 #ifndef GPUSIM_SIM_PTX_PASSES_KPROFILE_H
 #define GPUSIM_SIM_PTX_PASSES_KPROFILE_H
@@ -59,6 +65,8 @@ struct kprof_page {
 };
 
 /* One kernel launch. */
+#define KPROF_DIST_BINS 17 /* bank-order histogram bins: distances 0..15, then >= 16 */
+
 struct kprof_kernel {
     char *name;                 /* kernel name */
     uint32_t launch;            /* launch index in the context (0-based) */
@@ -71,6 +79,8 @@ struct kprof_kernel {
     uint64_t n_pages;
     uint32_t n_banks;           /* = kprof.n_banks */
     uint64_t *bank_reads, *bank_writes; /* n_banks: warp-level register accesses */
+    uint64_t *bank_dist;        /* n_banks x KPROF_DIST_BINS: distance between consecutive entries of a bank */
+    int64_t *bank_last;         /* n_banks: entry of the bank's last access, -1 = none (recording only) */
     uint32_t n_regs;            /* physical registers of the kernel function */
     uint64_t *reg_reads, *reg_writes;   /* n_regs: warp-level accesses (kernel function only) */
 };
