@@ -47,14 +47,20 @@ uint32_t icnt_flits(const struct icnt_net_cfg *c, uint32_t payload_bytes)
 uint32_t icnt_req_flits(const struct icnt_net_cfg *c, const struct mem_req *req)
 {
     /* Reads carry no payload (spec 2.7); writes, write-backs and atomics
-     * carry their segment, whose size the sender put in req->size. */
+     * carry their segment, whose size the sender put in req->size. Other
+     * registered kinds (sim/mem/memreq.c) size themselves. */
+    if (req->op >= MEM_OP_COUNT)
+        return icnt_kind_req_flits(c, req);
     uint32_t payload = req->op == MEM_OP_READ ? 0u : req->size;
     return icnt_flits(c, payload);
 }
 
 uint32_t icnt_reply_flits(const struct icnt_net_cfg *c, const struct mem_reply *rep)
 {
-    /* Write acks carry nothing; reads and atomics carry rep->size bytes. */
+    /* Write acks carry nothing; reads and atomics carry rep->size bytes;
+     * other registered kinds size themselves. */
+    if (rep->op >= MEM_OP_COUNT)
+        return icnt_kind_reply_flits(c, rep);
     uint32_t payload = (rep->op == MEM_OP_WRITE || rep->op == MEM_OP_WRITEBACK) ? 0u : rep->size;
     return icnt_flits(c, payload);
 }

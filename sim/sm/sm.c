@@ -461,7 +461,7 @@ static void requests(struct sm *s, uint64_t p, uint64_t c)
         const struct mem_req *q = inst ? l1ro_peek_req(&s->l1i, p) : ldst_peek_req(&s->ldst, p);
         if (!q)
             continue;
-        uint32_t nf = q->op < MEM_OP_COUNT ? icnt_req_flits(s->sh->net, q) : icnt_kind_req_flits(s->sh->net, q);
+        uint32_t nf = icnt_req_flits(s->sh->net, q); /* any registered kind (docs/messages.md) */
         if (!icnt_tx_can_push(&s->tx, nf)) {
             s->st.req_stall++;
             return;
