@@ -267,6 +267,42 @@ out:
     return bad;
 }
 
+/* The SC limit (sched.max_outstanding_mem_per_warp, 001) counts global
+ * accesses only: a warp streaming shared-memory stores and loads is never
+ * held for memory order, one streaming global loads is. */
+#define SC_HDR ".version 7.0\n.target sm_70\n.address_size 64\n"
+static const char *sc_shared_ptx = SC_HDR
+    ".visible .entry k(.param .u64 out)\n{\n .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+    " .shared .align 4 .b8 buf[1024];\n mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r5, buf;\n"
+    " add.s32 %r6, %r5, %r2;\n mov.u32 %r3, 0;\n"
+    "L:\n st.shared.u32 [%r6], %r3;\n ld.shared.u32 %r4, [%r6];\n add.s32 %r3, %r3, 1;\n"
+    " setp.lt.u32 %p1, %r3, 64;\n @%p1 bra L;\n ld.param.u64 %rd1, [out];\n mul.wide.u32 %rd2, %r1, 4;\n"
+    " add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r4;\n ret;\n}\n";
+static const char *sc_global_ptx = SC_HDR
+    ".visible .entry k(.param .u64 out)\n{\n .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+    " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+    " mov.u32 %r3, 0;\nL:\n ld.global.u32 %r4, [%rd3];\n add.s32 %r3, %r3, 1;\n"
+    " setp.lt.u32 %p1, %r3, 64;\n @%p1 bra L;\n st.global.u32 [%rd3], %r4;\n ret;\n}\n";
+
+static int64_t sc_mem_order_stalls(const char *ptx, const char *limit)
+{
+    const char *ov[] = {"sim.mode=timing", limit, NULL};
+    gs_ctx *c = gs_ctx_create("gtx480", ov);
+    gs_module *m;
+    gs_function *f;
+    uint64_t out, v = UINT64_MAX;
+    if (!c || gs_module_load_data(c, ptx, &m) || gs_module_get_function(m, "k", &f) || gs_mem_alloc(c, &out, 1024)) {
+        tap_diag("sc: %s", gs_last_error(c));
+        gs_ctx_destroy(c);
+        return -1;
+    }
+    void *args[] = {&out};
+    if (gs_launch_kernel(f, 1, 1, 1, 256, 1, 1, 0, args) || gs_stats_get_u64(c, "sm.sched.stall_mem_order", &v))
+        tap_diag("sc: %s", gs_last_error(c));
+    gs_ctx_destroy(c);
+    return v == UINT64_MAX ? -1 : (int64_t)v;
+}
+
 static void same_json(char *a, char *b, const char *what)
 {
     TAP_OK(a && b && strcmp(a, b) == 0, "%s: statistics identical for 1 and 2 host threads", what);
@@ -320,6 +356,17 @@ int main(void)
     TAP_EQ_I64(run_findk("timing", 1, "l1d.enable=false", 200, NULL), 0, "findK with l1d.enable=false");
     TAP_EQ_U64(last_l1_hits, 0, "l1d.enable=false: no L1D load hit");
     TAP_EQ_I64(run_mp(1, "l1d.enable=false", 60, 300, NULL), 0, "message passing with l1d.enable=false");
+
+    /* the SC limit counts global accesses only: it changes nothing for a
+     * shared-memory stream and holds a global stream back (memory-order
+     * stall cycles with the limit against without) */
+    const char *lim1 = "sched.max_outstanding_mem_per_warp=1", *lim0 = "sched.max_outstanding_mem_per_warp=0";
+    int64_t s1 = sc_mem_order_stalls(sc_shared_ptx, lim1), s0 = sc_mem_order_stalls(sc_shared_ptx, lim0);
+    TAP_OK(s1 >= 0 && s1 == s0, "SC limit 1 does not hold back shared-memory accesses (%lld vs %lld stall cycles)",
+           (long long)s1, (long long)s0);
+    int64_t g1 = sc_mem_order_stalls(sc_global_ptx, lim1), g0 = sc_mem_order_stalls(sc_global_ptx, lim0);
+    TAP_OK(g0 >= 0 && g1 > g0, "SC limit 1 holds back global loads (%lld vs %lld stall cycles)", (long long)g1,
+           (long long)g0);
 
     free(ptx_text);
     free(regs_text);
