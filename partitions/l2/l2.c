@@ -26,6 +26,8 @@ static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* ------------------------------------------------------------- init */
 
+static const coh_action_fn l2_coh_fns[COH_L2A_N_ACTIONS]; /* the protocol actions (below) */
+
 void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *a)
 {
     const char *key;
@@ -47,6 +49,9 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
                          .vt_entries = (uint32_t)cfg->victim_tags,
                          .vt_assoc = (uint32_t)cfg->victim_tags_assoc};
     ta_init_opts(&l->tags, n_sets, (uint32_t)cfg->assoc, l->line, a->set_fn, a->set_ctx, &to);
+    coh_table_init(&l->coh,
+                   cfg->write_miss == L2_WRITE_MISS_BYTE_MASK ? &coh_noncoh_l2_byte_mask : &coh_noncoh_l2_fetch,
+                   l2_coh_fns, "l2", a->instance);
     l->cache_stats = cfg->repl != TA_REPL_LRU || cfg->victim_tags != 0;
     l->n_lines = ta_n_lines(&l->tags);
     l->data = xcalloc(l->n_lines, l->line);
@@ -356,6 +361,188 @@ static void *mshr_put(struct l2 *l, uint32_t e, const struct l2_in *h)
     return p;
 }
 
+/* ------------------------------------------------------------- protocol actions
+ *
+ * NOTE(l2-coh): the line control is the (state x event) table of
+ * sim/mem/coh_noncoh_l2.c (docs/coherence.md). lookup() checks resources
+ * first (a reservation fail changes nothing), then steps the line (its way's
+ * state byte is the protocol state; an absent line is I); fill() steps R on
+ * Fill or FillDirty. l2_step writes the next state into the line's way. */
+
+/* The context of one protocol step. */
+struct l2_step {
+    struct l2 *l;
+    const struct l2_in *h;   /* the input-queue head (request steps), else NULL */
+    const struct mem_req *rq;/* its request; for Replace the request that caused it */
+    const struct l2_fill *f; /* the fill (Fill, FillDirty), else NULL */
+    uint64_t line;           /* line address */
+    uint64_t c;              /* L2 cycle */
+    int32_t li;              /* the line's way, -1 = none */
+    int32_t e;               /* its MSHR entry, -1 = none */
+    int32_t victim;          /* way a new line goes to, -1 = none */
+    bool wb;                 /* a Replace wrote a dirty victim back */
+    bool dirty;              /* fill_line: the line ended up written */
+};
+
+static inline void l2_step(struct l2_step *s, unsigned state, unsigned ev)
+{
+    unsigned next = coh_step(&s->l->coh, s->line, state, ev, s);
+    if (next != COH_L2_I && s->li >= 0 && ta_state_of(&s->l->tags, (uint32_t)s->li) != (enum ta_state)next)
+        ta_set_state(&s->l->tags, (uint32_t)s->li, (enum ta_state)next);
+}
+
+/* Replace step on the victim way of s (before the install of a new line);
+ * sets s->wb when the victim was written back. */
+static void replace_way(struct l2_step *s)
+{
+    struct l2 *l = s->l;
+    uint32_t v = (uint32_t)s->victim;
+    struct l2_step r = {.l = l, .rq = s->rq, .line = ta_tag_of(&l->tags, v), .c = s->c, .li = s->victim,
+                        .e = -1, .victim = -1};
+    l2_step(&r, ta_state_of(&l->tags, v), COH_L2_REPLACE);
+    s->wb = r.wb;
+}
+
+static void act_writeback(void *ctx)
+{
+    struct l2_step *s = ctx;
+    s->wb = evict(s->l, (uint32_t)s->li, s->rq, s->c);
+}
+
+static void act_hit(void *ctx)
+{
+    /* Hit: tag at c, data port c+1 .. c+n, reply poppable at c+1+n. */
+    struct l2_step *s = ctx;
+    struct l2 *l = s->l;
+    const struct mem_req *rq = s->rq;
+    uint32_t n = port_cycles(l, rq->size);
+    struct mem_reply rep;
+    apply(l, (uint32_t)s->li, rq, &rep);
+    ta_touch(&l->tags, (uint32_t)s->li);
+    l->port_free = s->c + 1 + n;
+    if (rq->op != MEM_OP_WRITEBACK) {
+        stage_reply(l, &rep, s->c + 1 + n);
+        stat_avg_add(&l->st.hit_lat, s->c + 1 + n - s->h->t_push);
+    }
+}
+
+static void act_add_request(void *ctx)
+{
+    struct l2_step *s = ctx;
+    mshr_put(s->l, (uint32_t)s->e, s->h);
+}
+
+static void act_open_miss(void *ctx)
+{
+    struct l2_step *s = ctx;
+    struct l2 *l = s->l;
+    s->e = mshr_alloc(&l->mshr, s->line);
+    ta_victim_probe(&l->tags, s->line);
+    missq_push(l, s->line, false, NULL, NULL, s->rq, s->c + 1); /* the read first, the write-back right behind it */
+}
+
+static void act_reserve(void *ctx)
+{
+    struct l2_step *s = ctx;
+    struct l2 *l = s->l;
+    uint32_t v = (uint32_t)s->victim;
+    replace_way(s);
+    if (s->wb)
+        l->port_free = s->c + 1 + l->line_cycles;
+    ta_install(&l->tags, v, s->line, TA_RESERVED);
+    uint64_t *vm = line_valid(l, v);
+    vm[0] = vm[1] = 0;
+    l->dirty_res[v] = 0;
+    l->mshr_lineidx[s->e] = v;
+    s->li = s->victim;
+}
+
+static void act_refetch(void *ctx)
+{
+    /* byte_mask line present but missing bytes this read/atomic needs:
+     * fetch it now; the fill fills only the invalid bytes. */
+    struct l2_step *s = ctx;
+    struct l2 *l = s->l;
+    uint32_t li = (uint32_t)s->li;
+    s->e = mshr_alloc(&l->mshr, s->line);
+    l->mshr_lineidx[s->e] = li;
+    l->dirty_res[li] = ta_state_of(&l->tags, li) == TA_MODIFIED;
+    ta_touch(&l->tags, li);
+    missq_push(l, s->line, false, NULL, NULL, s->rq, s->c + 1);
+}
+
+static void act_alloc_write(void *ctx)
+{
+    /* Allocate without fetching; only a dirty victim needed the miss queue. */
+    struct l2_step *s = ctx;
+    struct l2 *l = s->l;
+    const struct mem_req *rq = s->rq;
+    uint32_t v = (uint32_t)s->victim;
+    ta_victim_probe(&l->tags, s->line);
+    replace_way(s);
+    ta_install(&l->tags, v, s->line, TA_MODIFIED);
+    uint64_t *vm = line_valid(l, v);
+    vm[0] = vm[1] = 0;
+    l->dirty_res[v] = 0;
+    struct mem_reply rep;
+    apply(l, v, rq, &rep);
+    uint32_t n = port_cycles(l, rq->size) + (s->wb ? l->line_cycles : 0);
+    l->port_free = s->c + 1 + n;
+    if (rq->op != MEM_OP_WRITEBACK) {
+        stage_reply(l, &rep, s->c + 1 + n);
+        stat_avg_add(&l->st.hit_lat, s->c + 1 + n - s->h->t_push);
+    }
+    s->li = s->victim;
+}
+
+static void act_fill_line(void *ctx)
+{
+    struct l2_step *s = ctx;
+    struct l2 *l = s->l;
+    const struct l2_fill *f = s->f;
+    uint32_t li = (uint32_t)s->li, e = (uint32_t)s->e;
+    uint8_t *d = line_data(l, li);
+    uint64_t *vm = line_valid(l, li);
+    if ((vm[0] | vm[1]) == 0) {
+        memcpy(d, f->data, l->line);
+    } else {
+        for (uint32_t i = 0; i < l->line; i++)
+            if (!mem_mask_test(vm, i))
+                d[i] = f->data[i];
+    }
+    vm[0] = vm[1] = UINT64_MAX;
+    bool dirty = l->dirty_res[li];
+    l->dirty_res[li] = 0;
+    mshr_close(&l->mshr, e);
+    uint32_t n = mshr_count(&l->mshr, e);
+    for (uint32_t k = 0; k < n; k++) {
+        struct l2_pend *p = mshr_slot(&l->mshr, e, k);
+        struct mem_req rq = p->u.req;
+        p->no_reply = rq.op == MEM_OP_WRITEBACK;
+        dirty |= apply(l, li, &rq, &p->u.rep);
+    }
+    s->dirty = dirty;
+}
+
+static const coh_action_fn l2_coh_fns[COH_L2A_N_ACTIONS] = {
+    [COH_L2A_HIT] = act_hit,
+    [COH_L2A_ADD_REQUEST] = act_add_request,
+    [COH_L2A_OPEN_MISS] = act_open_miss,
+    [COH_L2A_RESERVE] = act_reserve,
+    [COH_L2A_REFETCH] = act_refetch,
+    [COH_L2A_ALLOC_WRITE] = act_alloc_write,
+    [COH_L2A_FILL_LINE] = act_fill_line,
+    [COH_L2A_WRITEBACK] = act_writeback,
+};
+
+/* Request op -> event (MEM_OP_READ, WRITE, ATOMIC, WRITEBACK). */
+static const uint8_t l2_op_event[MEM_OP_COUNT] = {
+    [MEM_OP_READ] = COH_L2_READ,
+    [MEM_OP_WRITE] = COH_L2_WRITE,
+    [MEM_OP_ATOMIC] = COH_L2_ATOMIC,
+    [MEM_OP_WRITEBACK] = COH_L2_WRITEBACK,
+};
+
 /* Stage 6: tag lookup of the input-queue head. Returns true when it was consumed. */
 static bool lookup(struct l2 *l, uint64_t c)
 {
@@ -370,46 +557,35 @@ static bool lookup(struct l2 *l, uint64_t c)
         return false;
     }
     uint64_t la = mem_line_of(rq->addr);
-    int32_t li = ta_probe(&l->tags, la);
-    bool is_write = rq->op == MEM_OP_WRITE || rq->op == MEM_OP_WRITEBACK;
+    struct l2_step s = {.l = l, .h = h, .rq = rq, .line = la, .c = c, .li = ta_probe(&l->tags, la), .e = -1,
+                        .victim = -1};
+    unsigned ev = l2_op_event[rq->op];
 
-    if (li >= 0 && ta_state_of(&l->tags, (uint32_t)li) == TA_RESERVED) {
+    if (s.li >= 0 && ta_state_of(&l->tags, (uint32_t)s.li) == TA_RESERVED) {
         /* Miss to a line with an outstanding fill: queue in its MSHR entry. */
-        int32_t e = mshr_lookup(&l->mshr, la);
-        SIM_ASSERT(e >= 0, "l2 slice %d: RESERVED line 0x%llx without an MSHR entry", l->instance,
+        s.e = mshr_lookup(&l->mshr, la);
+        SIM_ASSERT(s.e >= 0, "l2 slice %d: RESERVED line 0x%llx without an MSHR entry", l->instance,
                    (unsigned long long)la);
-        if (!mshr_can_merge(&l->mshr, (uint32_t)e)) {
+        if (!mshr_can_merge(&l->mshr, (uint32_t)s.e)) {
             l->st.rf[L2_RF_MERGE_LIMIT]++;
             return false;
         }
-        mshr_put(l, (uint32_t)e, h);
+        l2_step(&s, COH_L2_R, ev);
         l->st.merges++;
         l->st.acc[rq->op]++;
         if (UNLIKELY(l->on_merge != NULL))
-            l->on_merge(l->merge_ctx, l->instance, la, mshr_count(&l->mshr, (uint32_t)e), rq);
+            l->on_merge(l->merge_ctx, l->instance, la, mshr_count(&l->mshr, (uint32_t)s.e), rq);
         return true;
     }
 
-    if (li >= 0 && bytes_present(l, (uint32_t)li, rq)) {
-        /* Hit: tag at c, data port c+1 .. c+n, reply poppable at c+1+n. */
-        uint32_t n = port_cycles(l, rq->size);
-        struct mem_reply rep;
-        if (apply(l, (uint32_t)li, rq, &rep))
-            ta_set_state(&l->tags, (uint32_t)li, TA_MODIFIED);
-        ta_touch(&l->tags, (uint32_t)li);
-        l->port_free = c + 1 + n;
-        if (rq->op != MEM_OP_WRITEBACK) {
-            stage_reply(l, &rep, c + 1 + n);
-            stat_avg_add(&l->st.hit_lat, c + 1 + n - h->t_push);
-        }
+    if (s.li >= 0 && bytes_present(l, (uint32_t)s.li, rq)) {
+        l2_step(&s, ta_state_of(&l->tags, (uint32_t)s.li), ev);
         l->st.hits++;
         l->st.acc[rq->op]++;
         return true;
     }
 
-    if (li >= 0) {
-        /* byte_mask line present but missing bytes this read/atomic needs:
-         * fetch it now; the fill fills only the invalid bytes. */
+    if (s.li >= 0) { /* a partial line lacks bytes: refetch */
         if (l->mq_r.cap - l->mq_r.n < 2) {
             l->st.rf[L2_RF_MISS_QUEUE]++;
             return false;
@@ -418,13 +594,7 @@ static bool lookup(struct l2 *l, uint64_t c)
             l->st.rf[L2_RF_MSHR_FULL]++;
             return false;
         }
-        int32_t e = mshr_alloc(&l->mshr, la);
-        l->mshr_lineidx[e] = (uint32_t)li;
-        l->dirty_res[li] = ta_state_of(&l->tags, (uint32_t)li) == TA_MODIFIED;
-        ta_set_state(&l->tags, (uint32_t)li, TA_RESERVED);
-        ta_touch(&l->tags, (uint32_t)li);
-        mshr_put(l, (uint32_t)e, h);
-        missq_push(l, la, false, NULL, NULL, rq, c + 1);
+        l2_step(&s, ta_state_of(&l->tags, (uint32_t)s.li), COH_L2_PARTIAL);
         l->st.misses++;
         l->st.dram_reads++;
         l->st.acc[rq->op]++;
@@ -433,32 +603,20 @@ static bool lookup(struct l2 *l, uint64_t c)
 
     /* Line absent. */
     uint32_t set = ta_set_of(&l->tags, la);
-    int32_t v = ta_victim(&l->tags, set);
-    if (v < 0) {
+    s.victim = ta_victim(&l->tags, set);
+    if (s.victim < 0) {
         l->st.rf[L2_RF_SET_RESERVED]++;
         return false;
     }
+    bool is_write = rq->op == MEM_OP_WRITE || rq->op == MEM_OP_WRITEBACK;
     if (is_write && l->write_miss == L2_WRITE_MISS_BYTE_MASK) {
-        /* Allocate without fetching; only a dirty victim needs the miss queue. */
-        bool dirty_victim = ta_state_of(&l->tags, (uint32_t)v) == TA_MODIFIED;
+        /* only a dirty victim needs the miss queue */
+        bool dirty_victim = ta_state_of(&l->tags, (uint32_t)s.victim) == TA_MODIFIED;
         if (dirty_victim && idx_ring_full(&l->mq_r)) {
             l->st.rf[L2_RF_MISS_QUEUE]++;
             return false;
         }
-        ta_victim_probe(&l->tags, la);
-        bool wb = evict(l, (uint32_t)v, rq, c);
-        ta_install(&l->tags, (uint32_t)v, la, TA_MODIFIED);
-        uint64_t *vm = line_valid(l, (uint32_t)v);
-        vm[0] = vm[1] = 0;
-        l->dirty_res[v] = 0;
-        struct mem_reply rep;
-        apply(l, (uint32_t)v, rq, &rep);
-        uint32_t n = port_cycles(l, rq->size) + (wb ? l->line_cycles : 0);
-        l->port_free = c + 1 + n;
-        if (rq->op != MEM_OP_WRITEBACK) {
-            stage_reply(l, &rep, c + 1 + n);
-            stat_avg_add(&l->st.hit_lat, c + 1 + n - h->t_push);
-        }
+        l2_step(&s, COH_L2_I, ev);
         l->st.misses++;
         l->st.acc[rq->op]++;
         return true;
@@ -472,17 +630,7 @@ static bool lookup(struct l2 *l, uint64_t c)
         l->st.rf[L2_RF_MSHR_FULL]++;
         return false;
     }
-    int32_t e = mshr_alloc(&l->mshr, la);
-    ta_victim_probe(&l->tags, la);
-    missq_push(l, la, false, NULL, NULL, rq, c + 1); /* the read first, the write-back right behind it */
-    if (evict(l, (uint32_t)v, rq, c))
-        l->port_free = c + 1 + l->line_cycles;
-    ta_install(&l->tags, (uint32_t)v, la, TA_RESERVED);
-    uint64_t *vm = line_valid(l, (uint32_t)v);
-    vm[0] = vm[1] = 0;
-    l->dirty_res[v] = 0;
-    l->mshr_lineidx[e] = (uint32_t)v;
-    mshr_put(l, (uint32_t)e, h);
+    l2_step(&s, COH_L2_I, ev);
     l->st.misses++;
     l->st.dram_reads++;
     l->st.acc[rq->op]++;
@@ -501,27 +649,16 @@ static void fill(struct l2 *l, const struct l2_fill *f, uint64_t c)
                "l2 slice %d: fill of line 0x%llx: reserved line %u holds 0x%llx in state %d", l->instance,
                (unsigned long long)f->line_addr, li, (unsigned long long)ta_tag_of(&l->tags, li),
                (int)ta_state_of(&l->tags, li));
-    uint8_t *d = line_data(l, li);
-    uint64_t *vm = line_valid(l, li);
-    if ((vm[0] | vm[1]) == 0) {
-        memcpy(d, f->data, l->line);
-    } else {
-        for (uint32_t i = 0; i < l->line; i++)
-            if (!mem_mask_test(vm, i))
-                d[i] = f->data[i];
-    }
-    vm[0] = vm[1] = UINT64_MAX;
+    /* The event: will the line be written (bytes written while reserved, or a
+     * queued write, write-back or atomic)? */
     bool dirty = l->dirty_res[li];
-    l->dirty_res[li] = 0;
-    mshr_close(&l->mshr, (uint32_t)e);
     uint32_t n = mshr_count(&l->mshr, (uint32_t)e);
-    for (uint32_t k = 0; k < n; k++) {
-        struct l2_pend *p = mshr_slot(&l->mshr, (uint32_t)e, k);
-        struct mem_req rq = p->u.req;
-        p->no_reply = rq.op == MEM_OP_WRITEBACK;
-        dirty |= apply(l, li, &rq, &p->u.rep);
-    }
-    ta_set_state(&l->tags, li, dirty ? TA_MODIFIED : TA_VALID);
+    for (uint32_t k = 0; k < n && !dirty; k++)
+        dirty = ((const struct l2_pend *)mshr_slot(&l->mshr, (uint32_t)e, k))->u.req.op != MEM_OP_READ;
+    struct l2_step s = {.l = l, .f = f, .line = f->line_addr, .c = c, .li = (int32_t)li, .e = e, .victim = -1};
+    l2_step(&s, COH_L2_R, dirty ? COH_L2_FILL_DIRTY : COH_L2_FILL);
+    SIM_DEBUG_ASSERT(s.dirty == dirty, "l2 slice %d: fill of line 0x%llx: dirty %d, event said %d", l->instance,
+                     (unsigned long long)f->line_addr, (int)s.dirty, (int)dirty);
     l->drain_from[e] = c + l->fill_cycles;
     l->drain_pos[e] = 0;
     SIM_ASSERT(!idx_ring_full(&l->drain_r), "l2 slice %d: drain list overflow", l->instance);

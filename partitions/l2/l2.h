@@ -13,7 +13,11 @@
  *  - a data port and a separate fill port of l2.data_port bytes per cycle;
  *  - writes merged under a byte mask, atomics applied in lane order with
  *    fpu_atomic (the functional executor's semantics), acknowledgements;
- *  - requests queued in an MSHR entry applied at fill in arrival order.
+ *  - requests queued in an MSHR entry applied at fill in arrival order;
+ *  - the line control as a (state x event) protocol table (sim/mem/coh.h,
+ *    sim/mem/coh_noncoh_l2.c, docs/coherence.md): the lookup checks its
+ *    resources, then steps the line (I, R, V, M) through the table's
+ *    actions; a fill steps R on Fill or FillDirty.
  * What is not modelled: the DRAM controller, the backing store (the caller
  * answers line reads with backing-store bytes and applies write-backs),
  * address mapping (the caller supplies the set-index function), coherence
@@ -46,6 +50,7 @@
 
 #include "sim/base/common.h"
 #include "sim/mem/atomic.h"
+#include "sim/mem/coh.h"
 #include "sim/mem/memreq.h"
 #include "sim/mem/mshr.h"
 #include "sim/mem/ring.h"
@@ -202,7 +207,8 @@ struct l2 {
     bool cache_stats;      /* l2.repl or l2.victim_tags not default: register the tag array's statistics */
 
     /* cache state */
-    struct tagarray tags;  /* tags, replacement state, line states, victim tags */
+    struct coh_table coh;  /* the line protocol (noncoh_l2_fetch or _byte_mask, docs/coherence.md) */
+    struct tagarray tags;  /* tags, replacement state, line states (= protocol states), victim tags */
     uint8_t *data;         /* [n_lines * line] bytes */
     uint64_t *valid;       /* [n_lines * 2] per-byte valid mask (all ones except byte_mask lines) */
     uint8_t *dirty_res;    /* [n_lines] a RESERVED line already holds written bytes (byte_mask) */

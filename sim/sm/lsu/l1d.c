@@ -58,6 +58,8 @@ uint32_t l1d_set_of(const struct l1d *l, uint64_t line_addr) { return l1d_set_fn
 
 /* ------------------------------------------------------------- init */
 
+static const coh_action_fn l1d_coh_fns[COH_L1A_N_ACTIONS]; /* the protocol actions (below) */
+
 void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
 {
     const char *key;
@@ -76,6 +78,10 @@ void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
                                .vt_entries = (uint32_t)cfg->victim_tags,
                                .vt_assoc = (uint32_t)cfg->victim_tags_assoc};
     ta_init_opts(&l->tags, l->n_sets, (uint32_t)cfg->assoc, l->line, l1d_set_fn, l, &l->ta_o);
+    coh_table_init(&l->coh,
+                   l->write_policy == L1D_WP_GLOBAL_WT_ALLOC_LOCAL_WB && l->enabled ? &coh_noncoh_l1_wt
+                                                                                   : &coh_noncoh_l1_we,
+                   l1d_coh_fns, "l1d", sm_id);
     l->cache_stats = cfg->repl != TA_REPL_LRU || cfg->victim_tags != 0;
     l->data = xcalloc(ta_n_lines(&l->tags), l->line);
     mshr_init(&l->mshr, (uint32_t)cfg->mshr, (uint32_t)cfg->mshr_merge, sizeof(struct l1d_pend));
@@ -212,27 +218,236 @@ static enum l1d_result fail(struct l1d *l, enum l1d_rf_cause c, enum l1d_rf_caus
     return L1D_FAIL;
 }
 
-/* Open an MSHR entry for a read of `line` (resources checked by the caller:
- * MSHR free, miss-queue room, and for on_miss a victim `victim` >= 0). */
-static uint32_t open_miss(struct l1d *l, uint64_t line, int32_t victim, cycle_t cycle)
+/* ------------------------------------------------------------- protocol actions
+ *
+ * NOTE(l1d-coh): the line control is the (state x event) table of
+ * sim/mem/coh_noncoh_l1.c (docs/coherence.md). Each path below checks its
+ * resources first (a reservation fail changes nothing), derives the line's
+ * state (a way's state byte is the protocol state; with allocate-on-fill an
+ * open MSHR entry without a way is R), then l1_step runs the row's actions
+ * and writes the next state into the line's way. I is reached only through
+ * an action that frees the way (evict, drop_clean, drop_reserved, the
+ * install after Replace, the bulk invalidation after InvAll). */
+
+/* The context of one protocol step. */
+struct l1d_step {
+    struct l1d *l;
+    const struct l1d_acc *a;     /* the access (Load, Store, LocalStore, Atomic), else NULL */
+    const struct mem_reply *rep; /* the reply (Fill, StaleFill), else NULL */
+    uint64_t line;               /* line address */
+    cycle_t cycle;               /* core cycle */
+    int32_t li;                  /* the line's way, -1 = none */
+    int32_t e;                   /* its MSHR entry, -1 = none */
+    int32_t victim;              /* way a new line goes to (reserve_way on_miss, fill_line on_fill), -1 = none */
+};
+
+static inline void l1_step(struct l1d_step *s, unsigned state, unsigned ev)
 {
-    int32_t e = mshr_alloc(&l->mshr, line);
+    unsigned next = coh_step(&s->l->coh, s->line, state, ev, s);
+    if (next != COH_L1_I && s->li >= 0 && ta_state_of(&s->l->tags, (uint32_t)s->li) != (enum ta_state)next)
+        ta_set_state(&s->l->tags, (uint32_t)s->li, (enum ta_state)next);
+}
+
+/* Protocol state of a line from its way and MSHR entry. */
+static inline unsigned l1_state(const struct l1d *l, int32_t li, int32_t e)
+{
+    if (li >= 0)
+        return ta_state_of(&l->tags, (uint32_t)li);
+    return e >= 0 ? COH_L1_R : COH_L1_I;
+}
+
+/* Replace step on victim way v (before the install of a new line). */
+static void replace_way(struct l1d *l, int32_t v, cycle_t cycle)
+{
+    struct l1d_step r = {.l = l, .line = ta_tag_of(&l->tags, (uint32_t)v), .cycle = cycle, .li = v, .e = -1,
+                         .victim = -1};
+    l1_step(&r, ta_state_of(&l->tags, (uint32_t)v), COH_L1_REPLACE);
+}
+
+static void act_touch(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    ta_touch(&s->l->tags, (uint32_t)s->li);
+}
+
+static void act_hit_done(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    struct l1d *l = s->l;
+    if (s->a->txn.op == COAL_LOAD)
+        push_hit_done(l, s->line, s->a->token, L1D_DONE_LOAD, line_data(l, (uint32_t)s->li), s->cycle);
+    else
+        push_hit_done(l, s->line, s->a->token, L1D_DONE_STORE, NULL, s->cycle);
+}
+
+static void act_open_mshr(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    struct l1d *l = s->l;
+    int32_t e = mshr_alloc(&l->mshr, s->line);
     SIM_ASSERT(e >= 0, "l1d[%d]: MSHR full after check", l->sm_id);
-    ta_victim_probe(&l->tags, line); /* an allocating miss: would it have hit? (docs/cache.md) */
-    l->mshr_line[e] = l->alloc == L1D_ALLOC_ON_MISS ? victim : -1;
+    ta_victim_probe(&l->tags, s->line); /* an allocating miss: would it have hit? (docs/cache.md) */
+    l->mshr_line[e] = l->alloc == L1D_ALLOC_ON_MISS ? s->victim : -1;
     l->mshr_stale[e] = 0;
-    l->mshr_t[e] = cycle;
+    l->mshr_t[e] = s->cycle;
     l->mshr_warp[e] = l->cur_warp;
     l->mshr_cta[e] = l->cur_cta;
-    mq_push(l, MEM_OP_READ, line, L1D_ID_FILL | (uint32_t)e, (uint8_t)l->line, cycle);
-    if (l->alloc == L1D_ALLOC_ON_MISS) { /* the dirty victim's write-back goes right behind the read */
-        if (ta_state_of(&l->tags, (uint32_t)victim) == TA_MODIFIED)
-            writeback_line(l, (uint32_t)victim, cycle);
-        ta_install(&l->tags, (uint32_t)victim, line, TA_RESERVED);
-        set_inserter(l, (uint32_t)victim, l->cur_warp);
-    }
-    return (uint32_t)e;
+    mq_push(l, MEM_OP_READ, s->line, L1D_ID_FILL | (uint32_t)e, (uint8_t)l->line, s->cycle);
+    s->e = e;
 }
+
+static void act_reserve_way(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    struct l1d *l = s->l;
+    if (l->alloc != L1D_ALLOC_ON_MISS)
+        return;
+    /* the dirty victim's write-back goes right behind the read */
+    replace_way(l, s->victim, s->cycle);
+    ta_install(&l->tags, (uint32_t)s->victim, s->line, TA_RESERVED);
+    set_inserter(l, (uint32_t)s->victim, l->cur_warp);
+    s->li = s->victim;
+}
+
+static void act_add_request(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    struct l1d_pend *p = mshr_add(&s->l->mshr, (uint32_t)s->e);
+    SIM_ASSERT(p, "l1d[%d]: MSHR merge after check", s->l->sm_id);
+    p->token = s->a->token;
+    p->t_acc = s->cycle;
+}
+
+static void act_send_write(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    const struct coal_txn *t = &s->a->txn;
+    struct mem_req *r =
+        mq_push(s->l, MEM_OP_WRITE, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
+    r->mask[0] = t->bytes[0];
+    r->mask[1] = t->bytes[1];
+    write_bytes(r->data, s->a->data, t->bytes);
+}
+
+static void act_send_atomic(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    const struct coal_txn *t = &s->a->txn;
+    struct mem_req *r =
+        mq_push(s->l, MEM_OP_ATOMIC, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
+    r->atom = s->a->atom;
+    memcpy(r->data, s->a->data, MEM_LINE_BYTES);
+}
+
+static void act_write_data(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    write_bytes(line_data(s->l, (uint32_t)s->li), s->a->data, s->a->txn.bytes);
+}
+
+static void act_evict(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    ta_invalidate(&s->l->tags, (uint32_t)s->li);
+    s->l->st.evictions++;
+    s->li = -1;
+}
+
+static void act_writeback(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    writeback_line(s->l, (uint32_t)s->li, s->cycle);
+}
+
+static void act_mark_stale(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    struct l1d *l = s->l;
+    SIM_ASSERT(s->e >= 0, "l1d[%d]: line 0x%llx in R without an MSHR entry", l->sm_id, (unsigned long long)s->line);
+    if (!l->mshr_stale[s->e]) {
+        l->mshr_stale[s->e] = 1;
+        l->st.stale_marks++;
+    }
+}
+
+static void act_fill_line(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    struct l1d *l = s->l;
+    if (l->alloc == L1D_ALLOC_ON_MISS) {
+        uint32_t li = (uint32_t)s->li;
+        SIM_ASSERT(s->li >= 0 && ta_state_of(&l->tags, li) == TA_RESERVED && ta_tag_of(&l->tags, li) == s->line,
+                   "l1d[%d]: reserved line of MSHR entry %d lost", l->sm_id, s->e);
+        memcpy(line_data(l, li), s->rep->data, l->line);
+        return;
+    }
+    /* on_fill: the victim was chosen (and its write-back room checked) before the step */
+    uint32_t v = (uint32_t)s->victim;
+    replace_way(l, s->victim, s->cycle);
+    ta_install(&l->tags, v, s->line, TA_VALID);
+    set_inserter(l, v, l->mshr_warp[s->e]);
+    memcpy(line_data(l, v), s->rep->data, l->line);
+    s->li = s->victim;
+}
+
+static struct l1d_done *push_fill_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind,
+                                       uint8_t src, uint64_t t_acc, cycle_t cycle);
+
+static void act_complete(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    struct l1d *l = s->l;
+    uint32_t e = (uint32_t)s->e, n = mshr_count(&l->mshr, e);
+    for (uint32_t k = 0; k < n; k++) {
+        const struct l1d_pend *p = mshr_slot(&l->mshr, e, k);
+        struct l1d_done *d = push_fill_done(l, s->line, p->token, L1D_DONE_LOAD, L1D_SRC_FILL, p->t_acc, s->cycle);
+        memcpy(d->data, s->rep->data, MEM_LINE_BYTES);
+        stat_avg_add(&l->st.miss_lat, s->cycle - p->t_acc);
+    }
+}
+
+static void act_release_mshr(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    mshr_close(&s->l->mshr, (uint32_t)s->e);
+    mshr_release(&s->l->mshr, (uint32_t)s->e);
+}
+
+static void act_drop_reserved(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    if (s->li >= 0)
+        ta_invalidate(&s->l->tags, (uint32_t)s->li);
+    s->l->st.stale_fills++;
+    s->li = -1;
+}
+
+static void act_drop_clean(void *ctx)
+{
+    struct l1d_step *s = ctx;
+    ta_invalidate(&s->l->tags, (uint32_t)s->li);
+    s->l->st.inval_lines++;
+    s->li = -1;
+}
+
+static const coh_action_fn l1d_coh_fns[COH_L1A_N_ACTIONS] = {
+    [COH_L1A_TOUCH] = act_touch,
+    [COH_L1A_HIT_DONE] = act_hit_done,
+    [COH_L1A_OPEN_MSHR] = act_open_mshr,
+    [COH_L1A_RESERVE_WAY] = act_reserve_way,
+    [COH_L1A_ADD_REQUEST] = act_add_request,
+    [COH_L1A_SEND_WRITE] = act_send_write,
+    [COH_L1A_SEND_ATOMIC] = act_send_atomic,
+    [COH_L1A_WRITE_DATA] = act_write_data,
+    [COH_L1A_EVICT] = act_evict,
+    [COH_L1A_WRITEBACK] = act_writeback,
+    [COH_L1A_MARK_STALE] = act_mark_stale,
+    [COH_L1A_FILL_LINE] = act_fill_line,
+    [COH_L1A_COMPLETE] = act_complete,
+    [COH_L1A_RELEASE_MSHR] = act_release_mshr,
+    [COH_L1A_DROP_RESERVED] = act_drop_reserved,
+    [COH_L1A_DROP_CLEAN] = act_drop_clean,
+};
 
 /* ------------------------------------------------------------- access */
 
@@ -240,7 +455,7 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, cycle
 {
     const struct coal_txn *t = &a->txn;
     uint64_t line = t->line_addr;
-    if (t->l1_bypass) {
+    if (t->l1_bypass) { /* no lookup, no line state: not a protocol event */
         if (reqq_free(&l->mq) < 1)
             return fail(l, L1D_RF_MISS_QUEUE, cause);
         mq_push(l, MEM_OP_READ, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
@@ -248,159 +463,94 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, cycle
         l->st.bypass_loads++;
         return L1D_SENT;
     }
-    int32_t li = ta_probe(&l->tags, line);
-    if (li >= 0 && ta_state_of(&l->tags, (uint32_t)li) != TA_RESERVED) {
+    struct l1d_step s = {.l = l, .a = a, .line = line, .cycle = cycle, .li = ta_probe(&l->tags, line), .e = -1,
+                         .victim = -1};
+    if (s.li >= 0 && ta_state_of(&l->tags, (uint32_t)s.li) != TA_RESERVED) { /* V or M: hit */
         if (idx_ring_full(&l->hq_r))
             return fail(l, L1D_RF_DONE_FULL, cause);
-        ta_touch(&l->tags, (uint32_t)li);
-        push_hit_done(l, line, a->token, L1D_DONE_LOAD, line_data(l, (uint32_t)li), cycle);
+        l1_step(&s, ta_state_of(&l->tags, (uint32_t)s.li), COH_L1_LOAD);
         l->st.loads++;
         l->st.load_hits++;
         return L1D_HIT;
     }
-    int32_t e = mshr_lookup(&l->mshr, line);
-    if (e >= 0) {
-        if (l->mshr_stale[e])
+    s.e = mshr_lookup(&l->mshr, line);
+    if (s.e >= 0) { /* R: merge */
+        if (l->mshr_stale[s.e])
             return fail(l, L1D_RF_STALE, cause);
-        struct l1d_pend *p = mshr_add(&l->mshr, (uint32_t)e);
-        if (!p)
+        if (!mshr_can_merge(&l->mshr, (uint32_t)s.e))
             return fail(l, L1D_RF_MERGE_LIMIT, cause);
-        p->token = a->token;
-        p->t_acc = cycle;
+        l1_step(&s, COH_L1_R, COH_L1_LOAD);
         l->st.loads++;
         l->st.mshr_merges++;
         return L1D_MERGED;
     }
-    SIM_ASSERT(li < 0, "l1d[%d]: line 0x%llx RESERVED without an open MSHR entry", l->sm_id,
+    SIM_ASSERT(s.li < 0, "l1d[%d]: line 0x%llx RESERVED without an open MSHR entry", l->sm_id,
                (unsigned long long)line);
     if (mshr_full(&l->mshr))
         return fail(l, L1D_RF_MSHR_FULL, cause);
     if (reqq_free(&l->mq) < 2)
         return fail(l, L1D_RF_MISS_QUEUE, cause);
-    int32_t victim = -1;
     if (l->alloc == L1D_ALLOC_ON_MISS) {
-        victim = ta_victim(&l->tags, ta_set_of(&l->tags, line));
-        if (victim < 0)
+        s.victim = ta_victim(&l->tags, ta_set_of(&l->tags, line));
+        if (s.victim < 0)
             return fail(l, L1D_RF_SET_RESERVED, cause);
     }
-    uint32_t ne = open_miss(l, line, victim, cycle);
-    struct l1d_pend *p = mshr_add(&l->mshr, ne);
-    p->token = a->token;
-    p->t_acc = cycle;
+    l1_step(&s, COH_L1_I, COH_L1_LOAD);
     l->st.loads++;
     l->st.load_misses++;
     return L1D_MISS;
-}
-
-static void queue_write(struct l1d *l, const struct l1d_acc *a, cycle_t cycle)
-{
-    const struct coal_txn *t = &a->txn;
-    struct mem_req *r = mq_push(l, MEM_OP_WRITE, t->line_addr | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
-    r->mask[0] = t->bytes[0];
-    r->mask[1] = t->bytes[1];
-    write_bytes(r->data, a->data, t->bytes);
 }
 
 static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, cycle_t cycle, enum l1d_rf_cause *cause)
 {
     const struct coal_txn *t = &a->txn;
     uint64_t line = t->line_addr;
-    int32_t li = ta_probe(&l->tags, line);
-    bool hit = li >= 0 && ta_state_of(&l->tags, (uint32_t)li) != TA_RESERVED;
-    bool dirty = hit && ta_state_of(&l->tags, (uint32_t)li) == TA_MODIFIED;
-    int32_t e = mshr_lookup(&l->mshr, line);
-
-    if (a->is_local && hit) { /* write-back: the line absorbs the store, nothing goes to L2 */
+    struct l1d_step s = {.l = l, .a = a, .line = line, .cycle = cycle, .li = ta_probe(&l->tags, line),
+                         .e = mshr_lookup(&l->mshr, line), .victim = -1};
+    unsigned st = l1_state(l, s.li, s.e);
+    bool hit = st >= COH_L1_V;
+    /* resources, by the row the step will take */
+    if (a->is_local && hit) { /* LocalStore in V/M: the line absorbs it */
         if (idx_ring_full(&l->hq_r))
             return fail(l, L1D_RF_DONE_FULL, cause);
-        uint8_t *d = line_data(l, (uint32_t)li);
-        write_bytes(d, a->data, t->bytes);
-        ta_set_state(&l->tags, (uint32_t)li, TA_MODIFIED);
-        ta_touch(&l->tags, (uint32_t)li);
-        push_hit_done(l, line, a->token, L1D_DONE_STORE, NULL, cycle);
-        l->st.stores++;
-        l->st.store_hits++;
-        return L1D_HIT;
-    }
-    bool wt = !a->is_local && l->write_policy == L1D_WP_GLOBAL_WT_ALLOC_LOCAL_WB && l->enabled;
-    if (wt && hit) { /* write-through hit: update the line and send the write */
-        uint32_t need = 1;
-        if (reqq_free(&l->mq) < need)
-            return fail(l, L1D_RF_MISS_QUEUE, cause);
-        write_bytes(line_data(l, (uint32_t)li), a->data, t->bytes);
-        ta_touch(&l->tags, (uint32_t)li);
-        queue_write(l, a, cycle);
-        l->st.stores++;
-        l->st.store_hits++;
-        return L1D_SENT;
-    }
-    if (wt && !hit && e < 0 && li < 0) { /* write-through write miss: write, then allocate and read the line */
-        if (mshr_full(&l->mshr))
-            return fail(l, L1D_RF_MSHR_FULL, cause);
-        if (reqq_free(&l->mq) < 3)
-            return fail(l, L1D_RF_MISS_QUEUE, cause);
-        int32_t victim = -1;
-        if (l->alloc == L1D_ALLOC_ON_MISS) {
-            victim = ta_victim(&l->tags, ta_set_of(&l->tags, line));
-            if (victim < 0)
-                return fail(l, L1D_RF_SET_RESERVED, cause);
+    } else if (!a->is_local && l->coh.p == &coh_noncoh_l1_wt && st != COH_L1_R) {
+        if (hit) { /* write-through hit */
+            if (reqq_free(&l->mq) < 1)
+                return fail(l, L1D_RF_MISS_QUEUE, cause);
+        } else { /* write-through write miss: write, then allocate and read the line */
+            if (mshr_full(&l->mshr))
+                return fail(l, L1D_RF_MSHR_FULL, cause);
+            if (reqq_free(&l->mq) < 3)
+                return fail(l, L1D_RF_MISS_QUEUE, cause);
+            if (l->alloc == L1D_ALLOC_ON_MISS) {
+                s.victim = ta_victim(&l->tags, ta_set_of(&l->tags, line));
+                if (s.victim < 0)
+                    return fail(l, L1D_RF_SET_RESERVED, cause);
+            }
+            l->st.store_allocs++;
         }
-        queue_write(l, a, cycle);
-        open_miss(l, line, victim, cycle); /* no request slot: the fill only installs the line */
-        l->st.stores++;
-        l->st.store_misses++;
-        l->st.store_allocs++;
-        return L1D_SENT;
+    } else { /* the write goes to L2 without allocating; a dirty line is written back first */
+        if (reqq_free(&l->mq) < 1u + (st == COH_L1_M ? 1u : 0u))
+            return fail(l, L1D_RF_MISS_QUEUE, cause);
     }
-    /* Every other case sends the write to L2 without allocating: global
-     * write-evict (hit: evict the line), local write miss, and a write to a
-     * line with an outstanding miss (mark the entry stale). */
-    uint32_t need = 1 + (dirty ? 1u : 0u);
-    if (reqq_free(&l->mq) < need)
-        return fail(l, L1D_RF_MISS_QUEUE, cause);
-    if (hit) { /* global write-evict (a MODIFIED line here would be local data under a global store) */
-        if (dirty)
-            writeback_line(l, (uint32_t)li, cycle);
-        ta_invalidate(&l->tags, (uint32_t)li);
-        l->st.evictions++;
-    }
-    if (e >= 0 && !l->mshr_stale[e]) {
-        l->mshr_stale[e] = 1;
-        l->st.stale_marks++;
-    }
-    queue_write(l, a, cycle);
+    l1_step(&s, st, a->is_local ? COH_L1_LOCAL_STORE : COH_L1_STORE);
     l->st.stores++;
     if (hit)
         l->st.store_hits++;
     else
         l->st.store_misses++;
-    return L1D_SENT;
+    return a->is_local && hit ? L1D_HIT : L1D_SENT;
 }
 
 static enum l1d_result access_atomic(struct l1d *l, const struct l1d_acc *a, cycle_t cycle, enum l1d_rf_cause *cause)
 {
-    const struct coal_txn *t = &a->txn;
-    uint64_t line = t->line_addr;
-    int32_t li = ta_probe(&l->tags, line);
-    bool hit = li >= 0 && ta_state_of(&l->tags, (uint32_t)li) != TA_RESERVED;
-    bool dirty = hit && ta_state_of(&l->tags, (uint32_t)li) == TA_MODIFIED;
-    uint32_t need = 1 + (dirty ? 1u : 0u);
-    if (reqq_free(&l->mq) < need)
+    uint64_t line = a->txn.line_addr;
+    struct l1d_step s = {.l = l, .a = a, .line = line, .cycle = cycle, .li = ta_probe(&l->tags, line),
+                         .e = mshr_lookup(&l->mshr, line), .victim = -1};
+    unsigned st = l1_state(l, s.li, s.e);
+    if (reqq_free(&l->mq) < 1u + (st == COH_L1_M ? 1u : 0u))
         return fail(l, L1D_RF_MISS_QUEUE, cause);
-    if (hit) { /* spec 2.6 Atomics: evict a valid L1 copy [proposal] */
-        if (dirty)
-            writeback_line(l, (uint32_t)li, cycle);
-        ta_invalidate(&l->tags, (uint32_t)li);
-        l->st.evictions++;
-    }
-    int32_t e = mshr_lookup(&l->mshr, line);
-    if (e >= 0 && !l->mshr_stale[e]) {
-        l->mshr_stale[e] = 1;
-        l->st.stale_marks++;
-    }
-    struct mem_req *r = mq_push(l, MEM_OP_ATOMIC, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
-    r->atom = a->atom;
-    memcpy(r->data, a->data, MEM_LINE_BYTES);
+    l1_step(&s, st, COH_L1_ATOMIC); /* spec 2.6 Atomics: evict a valid L1 copy [proposal] */
     l->st.atomics++;
     return L1D_SENT;
 }
@@ -513,40 +663,20 @@ static bool process_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cy
         uint32_t n = mshr_count(&l->mshr, e);
         if (idx_ring_free(&l->fq_r) < n)
             return false;
-        if (l->mshr_stale[e]) {
-            if (l->mshr_line[e] >= 0)
-                ta_invalidate(&l->tags, (uint32_t)l->mshr_line[e]);
-            l->st.stale_fills++;
-        } else if (l->alloc == L1D_ALLOC_ON_MISS) {
-            uint32_t li = (uint32_t)l->mshr_line[e];
-            SIM_ASSERT(ta_state_of(&l->tags, li) == TA_RESERVED && ta_tag_of(&l->tags, li) == line,
-                       "l1d[%d]: reserved line of MSHR entry %u lost", l->sm_id, e);
-            memcpy(line_data(l, li), rep->data, l->line);
-            ta_set_state(&l->tags, li, TA_VALID);
-        } else { /* on_fill: choose the victim now; a dirty one needs a miss-queue slot */
-            int32_t v = ta_victim(&l->tags, ta_set_of(&l->tags, line));
-            SIM_ASSERT(v >= 0, "l1d[%d]: no victim with allocate-on-fill", l->sm_id);
-            if (ta_state_of(&l->tags, (uint32_t)v) == TA_MODIFIED) {
-                if (reqq_full(&l->mq))
-                    return false;
-                l->cur_warp = l->mshr_warp[e]; /* the write-back is the filling miss's doing */
-                l->cur_cta = l->mshr_cta[e];
-                writeback_line(l, (uint32_t)v, cycle);
-                l->cur_warp = MEM_WARP_NONE;
-                l->cur_cta = MEM_CTA_NONE;
-            }
-            ta_install(&l->tags, (uint32_t)v, line, TA_VALID);
-            set_inserter(l, (uint32_t)v, l->mshr_warp[e]);
-            memcpy(line_data(l, (uint32_t)v), rep->data, l->line);
+        struct l1d_step s = {.l = l, .rep = rep, .line = line, .cycle = cycle, .li = l->mshr_line[e],
+                             .e = (int32_t)e, .victim = -1};
+        if (!l->mshr_stale[e] && l->alloc == L1D_ALLOC_ON_FILL) {
+            /* on_fill: choose the victim now; a dirty one needs a miss-queue slot */
+            s.victim = ta_victim(&l->tags, ta_set_of(&l->tags, line));
+            SIM_ASSERT(s.victim >= 0, "l1d[%d]: no victim with allocate-on-fill", l->sm_id);
+            if (ta_state_of(&l->tags, (uint32_t)s.victim) == TA_MODIFIED && reqq_full(&l->mq))
+                return false;
         }
-        for (uint32_t k = 0; k < n; k++) {
-            const struct l1d_pend *p = mshr_slot(&l->mshr, e, k);
-            struct l1d_done *d = push_fill_done(l, line, p->token, L1D_DONE_LOAD, L1D_SRC_FILL, p->t_acc, cycle);
-            memcpy(d->data, rep->data, MEM_LINE_BYTES);
-            stat_avg_add(&l->st.miss_lat, cycle - p->t_acc);
-        }
-        mshr_close(&l->mshr, e);
-        mshr_release(&l->mshr, e);
+        l->cur_warp = l->mshr_warp[e]; /* a victim's write-back is the filling miss's doing */
+        l->cur_cta = l->mshr_cta[e];
+        l1_step(&s, COH_L1_R, l->mshr_stale[e] ? COH_L1_STALE_FILL : COH_L1_FILL);
+        l->cur_warp = MEM_WARP_NONE;
+        l->cur_cta = MEM_CTA_NONE;
         l->st.fills++;
         return true;
     }
@@ -593,9 +723,10 @@ uint64_t l1d_tick(struct l1d *l, cycle_t cycle)
     uint32_t n_lines = ta_n_lines(&l->tags);
     while (l->flush_pos < n_lines && !reqq_full(&l->mq)) {
         uint32_t li = l->flush_pos++;
-        if (ta_state_of(&l->tags, li) == TA_MODIFIED) {
-            writeback_line(l, li, cycle);
-            ta_set_state(&l->tags, li, TA_VALID);
+        if (ta_state_of(&l->tags, li) == TA_MODIFIED) { /* I, V: no-op rows, not stepped */
+            struct l1d_step s = {.l = l, .line = ta_tag_of(&l->tags, li), .cycle = cycle, .li = (int32_t)li,
+                                 .e = -1, .victim = -1};
+            l1_step(&s, COH_L1_M, COH_L1_FLUSH);
             break;
         }
     }
@@ -614,17 +745,22 @@ uint64_t l1d_tick(struct l1d *l, cycle_t cycle)
 
 void l1d_invalidate_clean(struct l1d *l, cycle_t cycle)
 {
-    (void)cycle;
+    /* Lines in V or M step here; R is stepped per open MSHR entry below (with
+     * allocate-on-fill it has no way). */
     uint32_t n = ta_n_lines(&l->tags);
-    for (uint32_t i = 0; i < n; i++)
-        if (ta_state_of(&l->tags, i) == TA_VALID) {
-            ta_invalidate(&l->tags, i);
-            l->st.inval_lines++;
+    for (uint32_t i = 0; i < n; i++) {
+        enum ta_state st = ta_state_of(&l->tags, i);
+        if (st >= TA_VALID) {
+            struct l1d_step s = {.l = l, .line = ta_tag_of(&l->tags, i), .cycle = cycle, .li = (int32_t)i,
+                                 .e = -1, .victim = -1};
+            l1_step(&s, st, COH_L1_INV_CLEAN);
         }
+    }
     for (uint32_t e = 0; e < l->mshr.n_entries; e++)
-        if (l->mshr.state[e] == MSHR_OPEN && !l->mshr_stale[e]) {
-            l->mshr_stale[e] = 1;
-            l->st.stale_marks++;
+        if (l->mshr.state[e] == MSHR_OPEN) {
+            struct l1d_step s = {.l = l, .line = mshr_line(&l->mshr, e), .cycle = cycle, .li = l->mshr_line[e],
+                                 .e = (int32_t)e, .victim = -1};
+            l1_step(&s, COH_L1_R, COH_L1_INV_CLEAN);
         }
     l->st.inval_clean++;
 }
@@ -632,9 +768,13 @@ void l1d_invalidate_clean(struct l1d *l, cycle_t cycle)
 void l1d_invalidate_all(struct l1d *l)
 {
     SIM_ASSERT(l1d_idle(l), "l1d[%d]: invalidate with accesses outstanding", l->sm_id);
-    for (uint32_t i = 0; i < ta_n_lines(&l->tags); i++)
-        SIM_ASSERT(ta_state_of(&l->tags, i) != TA_MODIFIED, "l1d[%d]: invalidate drops dirty line 0x%llx",
-                   l->sm_id, (unsigned long long)ta_tag_of(&l->tags, i));
+    /* Per-line steps check every line against the table (M, a dirty line that
+     * kernel end did not flush, has no InvAll row and panics); the rows' I is
+     * then reached by one bulk invalidation (TA_EV_FLUSH accounting). */
+    for (uint32_t i = 0; i < ta_n_lines(&l->tags); i++) {
+        struct l1d_step s = {.l = l, .line = ta_tag_of(&l->tags, i), .li = -1, .e = -1, .victim = -1};
+        l1_step(&s, ta_state_of(&l->tags, i), COH_L1_INV_ALL);
+    }
     ta_invalidate_all(&l->tags);
 }
 

@@ -20,6 +20,10 @@
  *    processed per cycle (fill, store ack, atomic or bypass reply);
  *  - invalidate-all at kernel launch, write-back of dirty local lines at
  *    kernel end.
+ *  - the line control as a (state x event) protocol table (sim/mem/coh.h,
+ *    sim/mem/coh_noncoh_l1.c, docs/coherence.md): each access path checks
+ *    its resources, derives the line's state (I, R, V, M), then runs the
+ *    table's actions and applies its next state.
  * What is not modelled: coherence (the L1 is non-coherent: another SM's
  * store is not seen until the line leaves the L1, so stale data is possible,
  * as in hardware; docs/l1.md), tag/data bank conflicts, sectored lines, the
@@ -56,6 +60,7 @@
 #include <stdio.h>
 
 #include "sim/base/common.h"
+#include "sim/mem/coh.h"
 #include "sim/mem/memreq.h"
 #include "sim/mem/mshr.h"
 #include "sim/mem/reqq.h"
@@ -243,7 +248,8 @@ struct l1d {
     bool cache_stats;       /* l1d.repl or l1d.victim_tags not default: register the tag array's statistics */
 
     /* cache state */
-    struct tagarray tags;   /* tags, LRU, line states */
+    struct coh_table coh;   /* the line protocol (noncoh_l1_we or _wt, docs/coherence.md) */
+    struct tagarray tags;   /* tags, LRU, line states (a way's state byte is its protocol state) */
     uint8_t *data;          /* [n_lines * line] bytes */
     struct mshr mshr;       /* outstanding read misses; slots are struct l1d_pend */
     int32_t *mshr_line;     /* [mshr entries] RESERVED line (on_miss) or -1 */

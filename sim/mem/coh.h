@@ -1,0 +1,207 @@
+/* sim/mem/coh.h: coherence protocols as (state x event) tables (STYLE.md
+ * item 7, in the manner of gem5 Ruby's MI_example-cache.sm; docs/coherence.md).
+ *
+ * What is modelled: the per-line control of a cache. A protocol is pure
+ * data, one file per protocol (sim/mem/coh_<name>.c): its states and events,
+ * each with a description string; its actions, each a name and a
+ * description; and a const list of transition rows {state, event,
+ * actions[], next}. A cache binds the protocol to its own action functions
+ * (an array indexed by action id, so a protocol file depends on no cache)
+ * and builds a dense [state][event] lookup once at init (coh_table_init);
+ * the hot path (coh_step) is then one index load, the actions in order with
+ * the cache's context pointer, and the next state returned to the caller.
+ * A (state, event) pair that no row names is a simulator bug: coh_step
+ * panics naming the cache instance, the line address, the state and the
+ * event. coh_print_md writes a protocol as Markdown (docs/coherence.md is
+ * generated from it: `./build-h10/test_coh --print`).
+ *
+ * What is not modelled here: timing, resources and data. A cache checks its
+ * resources (MSHR, queue room, a victim) before the step, so a reservation
+ * fail changes nothing; the step only runs once the access is accepted.
+ * Where the state of a line lives (the tag array's state byte, an open MSHR
+ * entry, per-line metadata for timestamps) is the cache's business: it
+ * derives the current state before the step and applies the returned next
+ * state after it.
+ *
+ * Operation mix: one step per accepted access, fill or per-line
+ * invalidation; no allocation, no strings, no search on the hot path.
+ */
+#ifndef GPUSIM_SIM_MEM_COH_H
+#define GPUSIM_SIM_MEM_COH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/base/common.h"
+
+#define COH_MAX_STATES 8   /* states per protocol */
+#define COH_MAX_EVENTS 16  /* events per protocol */
+#define COH_MAX_ACTIONS 32 /* action ids per protocol, id 0 (COH_END) included */
+#define COH_ROW_ACTIONS 6  /* actions per row */
+#define COH_NO_ROW 0xffu   /* dense-table cell of an undefined pair */
+#define COH_END 0          /* action id 0: ends a row's action list (unused slots are 0) */
+
+/* A state, an event or an action: its short name and what it means. */
+struct coh_name {
+    const char *name; /* short name as printed, e.g. "I", "Load", "send_read" */
+    const char *doc;  /* one-line description */
+};
+
+/* One transition: in `state`, on `event`, run act[] in order (up to the
+ * first COH_END), then the line is in `next`. */
+struct coh_row {
+    uint8_t state;                /* current state (protocol's state enum) */
+    uint8_t event;                /* event (protocol's event enum) */
+    uint8_t act[COH_ROW_ACTIONS]; /* action ids (protocol's action enum), COH_END-terminated */
+    uint8_t next;                 /* next state */
+};
+
+struct coh_proto {
+    const char *name;                /* e.g. "noncoh_l1_we" */
+    const char *doc;                 /* paragraph printed above the tables */
+    uint32_t n_states;               /* entries of states[] (<= COH_MAX_STATES) */
+    uint32_t n_events;               /* entries of events[] (<= COH_MAX_EVENTS) */
+    uint32_t n_actions;              /* entries of actions[], id 0 = COH_END included (<= COH_MAX_ACTIONS) */
+    uint32_t n_rows;                 /* entries of rows[] (< COH_NO_ROW) */
+    const struct coh_name *states;   /* [n_states] */
+    const struct coh_name *events;   /* [n_events] */
+    const struct coh_name *actions;  /* [n_actions]; actions[0] describes COH_END */
+    const struct coh_row *rows;      /* [n_rows] transition rows, in documentation order */
+};
+
+/* An action implementation: ctx is the cache's step context. */
+typedef void (*coh_action_fn)(void *ctx);
+
+/* A protocol bound to one cache instance. */
+struct coh_table {
+    const struct coh_proto *p;                  /* the protocol */
+    const coh_action_fn *fn;                    /* [p->n_actions] the cache's implementations (fn[0] unused) */
+    const char *unit;                           /* cache kind for panics, e.g. "l1d" */
+    int inst;                                   /* its instance (SM id, slice id) */
+    uint8_t cell[COH_MAX_STATES][COH_MAX_EVENTS]; /* row index of each pair, COH_NO_ROW = undefined */
+};
+
+/* NULL when the protocol is well formed (sizes within the limits, every
+ * state, event and action id in range, names present, no pair defined
+ * twice), else what is wrong. */
+const char *coh_proto_invalid(const struct coh_proto *p);
+
+/* Build the dense lookup (panics on an invalid protocol or a row action
+ * without an implementation in fn[]). fn must outlive the table. */
+void coh_table_init(struct coh_table *t, const struct coh_proto *p, const coh_action_fn *fn, const char *unit,
+                    int inst);
+
+/* The row of a pair, NULL when undefined (the "would panic" query). */
+static inline const struct coh_row *coh_row_of(const struct coh_table *t, unsigned state, unsigned event)
+{
+    if (state >= COH_MAX_STATES || event >= COH_MAX_EVENTS) /* cells past n_states / n_events are COH_NO_ROW */
+        return NULL;
+    uint8_t r = t->cell[state][event];
+    return r == COH_NO_ROW ? NULL : &t->p->rows[r];
+}
+
+/* The undefined-pair panic: names unit[inst], protocol, address, state, event. */
+NORETURN void coh_undefined(const struct coh_table *t, uint64_t addr, unsigned state, unsigned event);
+
+/* One transition of the line at addr: run the row's actions with ctx, return
+ * the next state (the caller applies it). */
+static inline unsigned coh_step(const struct coh_table *t, uint64_t addr, unsigned state, unsigned event, void *ctx)
+{
+    const struct coh_row *r = coh_row_of(t, state, event);
+    if (UNLIKELY(r == NULL))
+        coh_undefined(t, addr, state, event);
+    for (unsigned k = 0; k < COH_ROW_ACTIONS && r->act[k] != COH_END; k++)
+        t->fn[r->act[k]](ctx);
+    return r->next;
+}
+
+/* Write the protocol as Markdown: a heading, its doc, the states, events and
+ * actions with their descriptions, and the transition rows. */
+void coh_print_md(const struct coh_proto *p, FILE *out);
+
+/* ------------------------------------------------------------- built-in protocols */
+
+/* The non-coherent L1D (sim/mem/coh_noncoh_l1.c, docs/coherence.md): today's
+ * write-evict / write-through-allocate behaviour. The states are numbered as
+ * enum ta_state (tagarray.h), so a way's state byte is the protocol state. */
+enum coh_l1_state {
+    COH_L1_I, /* not present (no way, no open MSHR entry) */
+    COH_L1_R, /* fill outstanding: an open MSHR entry (and a RESERVED way with allocate-on-miss) */
+    COH_L1_V, /* present, clean */
+    COH_L1_M, /* present, dirty: local data written by this SM */
+    COH_L1_N_STATES
+};
+
+enum coh_l1_event {
+    COH_L1_LOAD,        /* cached load (ld.ca); a bypassing load looks nothing up and is no event */
+    COH_L1_STORE,       /* global store */
+    COH_L1_LOCAL_STORE, /* local-memory store */
+    COH_L1_ATOMIC,      /* atomic (always performed at L2) */
+    COH_L1_FILL,        /* fill reply for an open MSHR entry */
+    COH_L1_STALE_FILL,  /* fill reply for a stale MSHR entry */
+    COH_L1_REPLACE,     /* the way is the victim of a new line */
+    COH_L1_INV_CLEAN,   /* gpu-scope acquire or fence: drop clean data */
+    COH_L1_INV_ALL,     /* kernel launch: drop everything */
+    COH_L1_FLUSH,       /* kernel end: write back dirty data */
+    COH_L1_N_EVENTS
+};
+
+enum coh_l1_action {
+    COH_L1A_END = COH_END,
+    COH_L1A_TOUCH,         /* a use for the replacement policy */
+    COH_L1A_HIT_DONE,      /* queue the hit completion */
+    COH_L1A_OPEN_MSHR,     /* open an MSHR entry and queue the read */
+    COH_L1A_RESERVE_WAY,   /* on_miss: replace a victim way, install it RESERVED */
+    COH_L1A_ADD_REQUEST,   /* add the load to the MSHR entry */
+    COH_L1A_SEND_WRITE,    /* queue the write to L2 */
+    COH_L1A_SEND_ATOMIC,   /* queue the atomic to L2 */
+    COH_L1A_WRITE_DATA,    /* write the store's bytes into the line */
+    COH_L1A_EVICT,         /* drop the line (write-evict) */
+    COH_L1A_WRITEBACK,     /* queue a write-back of the line */
+    COH_L1A_MARK_STALE,    /* mark the open MSHR entry stale */
+    COH_L1A_FILL_LINE,     /* install the fill's bytes */
+    COH_L1A_COMPLETE,      /* complete the merged loads */
+    COH_L1A_RELEASE_MSHR,  /* free the MSHR entry */
+    COH_L1A_DROP_RESERVED, /* stale fill: free the RESERVED way */
+    COH_L1A_DROP_CLEAN,    /* acquire: drop a clean line */
+    COH_L1A_N_ACTIONS
+};
+
+extern const struct coh_proto coh_noncoh_l1_we; /* l1d.write_policy global_we_local_wb (and l1d.enable = false) */
+extern const struct coh_proto coh_noncoh_l1_wt; /* l1d.write_policy global_wt_alloc_local_wb */
+
+/* The non-coherent L2 slice (sim/mem/coh_noncoh_l2.c): the point of
+ * coherence for its addresses, non-inclusive, write-back. States are
+ * numbered as enum ta_state. */
+enum coh_l2_state { COH_L2_I, COH_L2_R, COH_L2_V, COH_L2_M, COH_L2_N_STATES };
+
+enum coh_l2_event {
+    COH_L2_READ,       /* read request (L1 miss or bypass read) */
+    COH_L2_WRITE,      /* write request */
+    COH_L2_ATOMIC,     /* atomic request */
+    COH_L2_WRITEBACK,  /* L1 write-back of a dirty local line */
+    COH_L2_PARTIAL,    /* read or atomic needing bytes a partial (byte_mask) line lacks */
+    COH_L2_FILL,       /* DRAM fill, nothing written while reserved */
+    COH_L2_FILL_DIRTY, /* DRAM fill of a line with written bytes or queued writes/atomics */
+    COH_L2_REPLACE,    /* the way is the victim of a new line */
+    COH_L2_N_EVENTS
+};
+
+enum coh_l2_action {
+    COH_L2A_END = COH_END,
+    COH_L2A_HIT,         /* apply the request to the line, reply through the data port */
+    COH_L2A_ADD_REQUEST, /* queue the request in the line's MSHR entry */
+    COH_L2A_OPEN_MISS,   /* open an MSHR entry, queue the DRAM read */
+    COH_L2A_RESERVE,     /* Replace the victim way, install the line RESERVED */
+    COH_L2A_REFETCH,     /* partial line: open an MSHR entry on its way, queue the DRAM read */
+    COH_L2A_ALLOC_WRITE, /* byte_mask: Replace the victim, install MODIFIED with only the written bytes */
+    COH_L2A_FILL_LINE,   /* merge the fill under the written bytes, apply the queued requests */
+    COH_L2A_WRITEBACK,   /* queue the dirty line's write-back to DRAM */
+    COH_L2A_N_ACTIONS
+};
+
+extern const struct coh_proto coh_noncoh_l2_fetch;     /* l2.write_miss = fetch */
+extern const struct coh_proto coh_noncoh_l2_byte_mask; /* l2.write_miss = byte_mask */
+
+#endif /* GPUSIM_SIM_MEM_COH_H */
