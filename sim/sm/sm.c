@@ -273,22 +273,23 @@ static enum wsched_why port_check(void *ctx, uint32_t w)
     /* NOTE(call-drain): a call or ret changes the register frame the
      * executor writes loaded values into; it waits until the warp's memory
      * instructions and register writes are done. */
-    if ((fl & SMI_DRAIN) && (s->w_mem[w] || scoreboard_n_pending(&s->sb, w)))
-        return WSCHED_MEM_ORDER;
-    /* NOTE(mem-order): a barrier, a fence or a release waits until the
-     * warp's earlier global accesses have left the operand collectors for
-     * the LD/ST latch: from there on they reach the L1 in order, ahead of
-     * anything another warp of the CTA issues after the barrier. */
-    if ((fl & SMI_ORD) && s->w_unord[w])
-        return WSCHED_MEM_ORDER;
-    uint64_t lim = s->sh->cfg->sched.max_outstanding_mem_per_warp;
-    if ((fl & SMI_GMEM) && lim && s->w_gmem[w] >= lim) /* SC (001): global accesses only */
-        return WSCHED_MEM_ORDER;
+    if (fl & (SMI_DRAIN | SMI_ORD | SMI_GMEM)) { /* one test on the common path */
+        if ((fl & SMI_DRAIN) && (s->w_mem[w] || scoreboard_n_pending(&s->sb, w)))
+            return WSCHED_MEM_ORDER;
+        /* NOTE(mem-order): a barrier, a fence or a release waits until the
+         * warp's earlier global accesses have left the operand collectors for
+         * the LD/ST latch: from there on they reach the L1 in order, ahead of
+         * anything another warp of the CTA issues after the barrier. */
+        if ((fl & SMI_ORD) && s->w_unord[w])
+            return WSCHED_MEM_ORDER;
+        if ((fl & SMI_GMEM) && s->sc_limit && s->w_gmem[w] >= s->sc_limit) /* SC (001): global accesses only */
+            return WSCHED_MEM_ORDER;
+    }
     if (scoreboard_check(&s->sb, w, &k->sbr[func][pc], NULL) != SB_CLEAR)
         return WSCHED_SCOREBOARD;
     /* The register-file policy may hold the warp back (LTRF interval
      * prefetch, racetrack write buffer full); SRAM never does (docs/rf.md). */
-    if (!rf_can_issue(&s->oc.rf, w, func, pc, &k->pop[func][pc], s->cycle))
+    if (s->rf_gate && !rf_can_issue(&s->oc.rf, w, func, pc, &k->pop[func][pc], s->cycle))
         return WSCHED_PIPE_BUSY;
     if ((fl & SMI_MEM) && s->n_mo_free == 0)
         return WSCHED_PIPE_BUSY;
@@ -598,6 +599,8 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     wsched_init(&s->sched, &cv->sched, sh->max_warps);
     scoreboard_init(&s->sb, sh->max_warps);
     opcoll_init(&s->oc, &cv->rf, &cv->oc, NULL, NULL);
+    s->rf_gate = s->oc.rf.ops->can_issue != NULL;
+    s->sc_limit = cv->sched.max_outstanding_mem_per_warp;
     pipes_init(&s->pipes, &cv->pipes, pipes_wb, s);
     struct ldst_hooks h = {s, smem_rw, local_addr, param_rd, ldst_done,
                            wsched_wants_l1(&s->sched) ? sm_on_l1 : NULL};

@@ -165,6 +165,8 @@ struct sm {
 
     uint32_t *w_mem;              /* [max_warps] memory instructions issued and not completed */
     uint32_t *w_gmem;             /* [max_warps] global memory instructions issued and not completed */
+    uint64_t sc_limit;            /* sched.max_outstanding_mem_per_warp (0 = none), copied at create */
+    bool rf_gate;                 /* the register-file policy has a can_issue hook */
     uint32_t *w_unord;            /* [max_warps] global memory instructions issued, not yet in the LD/ST latch */
     uint8_t *w_fence;             /* [max_warps] a fence or a gpu-scope acquire is in flight */
     uint8_t *w_live;              /* [max_warps] warp known to schedulers and fetch */
