@@ -113,7 +113,7 @@ static void test_lrr(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue};
+    struct wsched_port port = {&m, script_check, script_issue, NULL};
     mk_sched(&s, WSCHED_LRR, 1, 8);
     for (uint32_t w = 0; w < 4; w++)
         wsched_warp_launch(&s, w, 0);
@@ -179,7 +179,7 @@ static void test_gto(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue};
+    struct wsched_port port = {&m, script_check, script_issue, NULL};
     mk_sched(&s, WSCHED_GTO, 1, 8);
     /* CTA launch order: warps 4,5 belong to CTA seq 0, warps 0,1 to CTA seq 1, warp 2 to CTA seq 2.
      * Age order (CTA seq, warp id): 4, 5, 0, 1, 2. */
@@ -232,7 +232,7 @@ static void test_two_level(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue};
+    struct wsched_port port = {&m, script_check, script_issue, NULL};
     /* Spec defaults: n_active 8 per SM, 2 schedulers -> pool of 8 / 2 = 4 per scheduler. */
     mk_sched(&s, WSCHED_TWO_LEVEL, 2, 8);
     TAP_EQ_U64(s.n_active_per_sched, 4, "two_level pool = 8 / 2 = 4 warps per scheduler");
@@ -489,7 +489,7 @@ static void test_pipeline_scoreboard(void)
     m->n_warps = 1;
     m->pipe_ii = 1;
     wsched_warp_launch(&s, 0, 0);
-    struct wsched_port port = {m, pipe_check, pipe_issue};
+    struct wsched_port port = {m, pipe_check, pipe_issue, NULL};
     cycle_t issue_t[3] = {0, 0, 0};
     uint32_t k = 0;
     while (m->now < 20) {
@@ -517,7 +517,7 @@ static void test_stall_reasons(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue};
+    struct wsched_port port = {&m, script_check, script_issue, NULL};
     mk_sched(&s, WSCHED_GTO, 1, 8);
     cycle_t t = 0;
     /* 1 cycle with no warp */
@@ -593,7 +593,7 @@ static void test_stall_reasons(void)
     pm->pipe_ii = 3;
     wsched_warp_launch(&s, 0, 0);
     wsched_warp_launch(&s, 1, 0);
-    struct wsched_port pp = {pm, pipe_check, pipe_issue};
+    struct wsched_port pp = {pm, pipe_check, pipe_issue, NULL};
     /* The fake's check() tests the pipe for every instruction (a barrier too), but only
      * ALU/memory instructions occupy it (ii 3):
      * cycle 0: w0 ld issues, pipe busy until 3
@@ -784,7 +784,7 @@ static uint64_t random_compare(int policy, uint32_t n_sched, uint32_t n_active, 
     struct ref r;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue};
+    struct wsched_port port = {&m, script_check, script_issue, NULL};
     mk_sched(&s, policy, n_sched, n_active);
     ref_init(&r, policy, n_sched, n_active, f);
     uint64_t x = seed, bad = 0, h = 1469598103934665603ull, cta = 0;
@@ -888,6 +888,78 @@ static void test_fault_injection(void)
            "sched_fault: two-level reference refilling newest-first is reported");
 }
 
+/* ------------------------------------------------------ skipped evaluations */
+
+struct skip_sm {
+    struct script_sm m;
+    uint64_t sig; /* res_sig answer */
+};
+
+static uint64_t skip_sig(void *ctx) { return ((struct skip_sm *)ctx)->sig; }
+
+/* NOTE(sched-skip): a port with res_sig is evaluated again only after a
+ * touch, a launch/exit, an issue, or (for a pipe-busy stall) a changed
+ * signature; the cycles in between are charged to the same reason. */
+static void test_skip(void)
+{
+    struct wsched s;
+    struct skip_sm k;
+    memset(&k, 0, sizeof k);
+    struct wsched_port port = {&k, script_check, script_issue, skip_sig};
+    mk_sched(&s, WSCHED_GTO, 1, 8);
+    for (uint32_t w = 0; w < 4; w++)
+        wsched_warp_launch(&s, w, 0);
+    script_all(&k.m, WSCHED_SCOREBOARD);
+    cycle_t t = 0;
+    TAP_EQ_U64(wsched_tick(&s, t++, &port), CYCLE_NEVER, "all on the scoreboard: nothing issues");
+    uint32_t checks = k.m.n_check;
+    TAP_EQ_U64(checks, 4, "first evaluation probes the 4 warps once each (one pass)");
+    /* The SM would report the change; without a touch the scheduler keeps
+     * its outcome (this is the contract, shown with a port that lies). */
+    k.m.why[2] = WSCHED_READY;
+    TAP_EQ_U64(wsched_tick(&s, t++, &port), CYCLE_NEVER, "no touch: evaluation skipped, nothing issues");
+    TAP_EQ_U64(k.m.n_check, checks, "skipped evaluation probes nothing");
+    TAP_EQ_U64(s.units[0].skipped, 1, "one skipped evaluation counted");
+    wsched_touch(&s, 2);
+    TAP_EQ_U64(wsched_tick(&s, t++, &port), t, "after the touch warp 2 issues");
+    TAP_EQ_U64(k.m.log[0], 2, "issued warp is 2");
+    /* Pipe busy: the signature decides. */
+    script_all(&k.m, WSCHED_PIPE_BUSY);
+    k.sig = 7;
+    wsched_touch(&s, 2);
+    TAP_EQ_U64(wsched_tick(&s, t++, &port), CYCLE_NEVER, "pipe busy: nothing issues");
+    checks = k.m.n_check;
+    wsched_tick(&s, t++, &port);
+    TAP_EQ_U64(k.m.n_check, checks, "pipe busy, same signature: skipped");
+    script_all(&k.m, WSCHED_READY);
+    k.sig = 8;
+    TAP_EQ_U64(wsched_tick(&s, t++, &port), t, "pipe busy, signature changed: evaluated, warp issues");
+    k.sig = UINT64_MAX;
+    script_all(&k.m, WSCHED_PIPE_BUSY);
+    wsched_tick(&s, t++, &port);
+    checks = k.m.n_check;
+    wsched_tick(&s, t++, &port);
+    TAP_OK(k.m.n_check > checks, "signature UINT64_MAX (cycle-dependent): never skipped");
+    wsched_check(&s);
+    uint64_t sum = s.units[0].st.issued;
+    for (int r = 0; r < WSCHED_READY; r++)
+        sum += s.units[0].st.stall[r];
+    TAP_EQ_U64(sum, t, "every cycle accounted once, skipped ones included");
+    TAP_EQ_U64(s.units[0].st.stall[WSCHED_SCOREBOARD], 2, "skipped cycle charged to the scoreboard");
+    wsched_fini(&s);
+
+    /* A port without res_sig is always evaluated. */
+    mk_sched(&s, WSCHED_GTO, 1, 8);
+    memset(&k, 0, sizeof k);
+    struct wsched_port plain = {&k, script_check, script_issue, NULL};
+    wsched_warp_launch(&s, 0, 0);
+    script_all(&k.m, WSCHED_SCOREBOARD);
+    wsched_tick(&s, 0, &plain);
+    k.m.why[0] = WSCHED_READY;
+    TAP_EQ_U64(wsched_tick(&s, 1, &plain), 2, "no res_sig: a change is seen without a touch");
+    wsched_fini(&s);
+}
+
 static const struct tap_test tests[] = {
     {"config", test_cfg},
     {"lrr", test_lrr},
@@ -899,6 +971,7 @@ static const struct tap_test tests[] = {
     {"random_vs_reference", test_random_vs_reference},
     {"determinism", test_determinism},
     {"sched_fault", test_fault_injection},
+    {"skip", test_skip},
 };
 
 int main(void)

@@ -160,6 +160,25 @@ static uint32_t dst_ep(const struct sm *s, uint64_t addr)
     return ep;
 }
 
+/* NOTE(pw-memo): the issue check has a per-warp part (barrier, exit,
+ * fence, I-buffer head, call drain, memory order, SC limit, scoreboard) and
+ * an SM part (register-file gate, memop pool, collector units), which
+ * changes almost every cycle. The per-warp part reads only state that
+ * changes at this warp's issue, launch or exit, or at an event the SM
+ * reports through warp_touch (writeback, I-buffer fill, memory completion,
+ * LD/ST latch entry, barrier release). It is memoised in w_pw until then:
+ * PW_BLOCK | reason, or PW_PASS | PW_MEM? | pipe class. GPUSIM_PARANOID
+ * builds recompute it on every probe and panic on a mismatch. */
+enum { PW_BLOCK = 0x80, PW_PASS = 0x40, PW_MEM = 0x20, PW_CLS = 0x1f };
+_Static_assert(PIPE_C_COUNT <= PW_CLS + 1, "pipe class does not fit the pw memo");
+
+
+static inline void warp_touch(struct sm *s, uint32_t w)
+{
+    s->w_pw[w] = 0;
+    wsched_touch(&s->sched, w);
+}
+
 /* ------------------------------------------------------------ LD/ST hooks */
 
 /* Shared, param: the executor performed the access at issue (sm.h); the
@@ -211,6 +230,7 @@ static void ldst_done(void *ctx, const struct memop *op, const struct memop_resu
     uint32_t w = op->warp;
     SIM_ASSERT(s->w_mem[w] > 0, "sm[%u]: completion for warp %u with nothing in flight", s->id, w);
     s->w_mem[w]--;
+    warp_touch(s, w); /* memory-ordering counters (NOTE(pw-memo)) */
     if (op->kind == MEMOP_FENCE) {
         s->w_fence[w] = 0;
         return;
@@ -250,23 +270,23 @@ static void pipes_wb(void *ctx, const struct pipe_op *op, cycle_t now)
     for (uint32_t i = r->n_src; i < (uint32_t)r->n_src + r->n_dst; i++)
         if (scoreboard_release(&s->sb, op->warp, r->reg[i]))
             wsched_notify(&s->sched, op->warp, WSCHED_EV_LONG_DONE);
+    warp_touch(s, op->warp);
 }
 
 /* ------------------------------------------------------------- scheduling */
 
-static enum wsched_why port_check(void *ctx, uint32_t w)
+static uint8_t pw_compute(const struct sm *s, uint32_t w)
 {
-    struct sm *s = ctx;
     int st = s->w_st[w];
     if (st == FUNC_W_BAR)
-        return WSCHED_BARRIER;
+        return PW_BLOCK | WSCHED_BARRIER;
     if (st == FUNC_W_DONE)
-        return WSCHED_IBUF_EMPTY; /* exited in this cycle; leaves the scheduler after it */
+        return PW_BLOCK | WSCHED_IBUF_EMPTY; /* exited in this cycle; leaves the scheduler after it */
     if (s->w_fence[w])
-        return WSCHED_MEM_ORDER;
+        return PW_BLOCK | WSCHED_MEM_ORDER;
     uint32_t pc = fetch_ibuf_head(&s->fetch, w);
     if (pc == FETCH_PC_NONE)
-        return WSCHED_IBUF_EMPTY;
+        return PW_BLOCK | WSCHED_IBUF_EMPTY;
     uint32_t func = fetch_warp_func(&s->fetch, w);
     const struct sm_kernel *k = s->k;
     uint8_t fl = k->flags[func][pc];
@@ -275,27 +295,56 @@ static enum wsched_why port_check(void *ctx, uint32_t w)
      * instructions and register writes are done. */
     if (fl & (SMI_DRAIN | SMI_ORD | SMI_GMEM)) { /* one test on the common path */
         if ((fl & SMI_DRAIN) && (s->w_mem[w] || scoreboard_n_pending(&s->sb, w)))
-            return WSCHED_MEM_ORDER;
+            return PW_BLOCK | WSCHED_MEM_ORDER;
         /* NOTE(mem-order): a barrier, a fence or a release waits until the
          * warp's earlier global accesses have left the operand collectors for
          * the LD/ST latch: from there on they reach the L1 in order, ahead of
          * anything another warp of the CTA issues after the barrier. */
         if ((fl & SMI_ORD) && s->w_unord[w])
-            return WSCHED_MEM_ORDER;
+            return PW_BLOCK | WSCHED_MEM_ORDER;
         if ((fl & SMI_GMEM) && s->sc_limit && s->w_gmem[w] >= s->sc_limit) /* SC (001): global accesses only */
-            return WSCHED_MEM_ORDER;
+            return PW_BLOCK | WSCHED_MEM_ORDER;
     }
     if (scoreboard_check(&s->sb, w, &k->sbr[func][pc], NULL) != SB_CLEAR)
-        return WSCHED_SCOREBOARD;
+        return PW_BLOCK | WSCHED_SCOREBOARD;
+    return (uint8_t)(PW_PASS | ((fl & SMI_MEM) ? PW_MEM : 0) | k->pop[func][pc].cls);
+}
+
+static enum wsched_why port_check(void *ctx, uint32_t w)
+{
+    struct sm *s = ctx;
+    uint8_t pw = s->w_pw[w];
+    if (!pw)
+        s->w_pw[w] = pw = pw_compute(s, w);
+#ifdef GPUSIM_PARANOID
+    else if (pw != pw_compute(s, w))
+        sim_panic("sm[%u]: warp %u issue-check memo 0x%x, recomputed 0x%x (a missing warp_touch)", s->id, w, pw,
+                  pw_compute(s, w));
+#endif
+    if (pw & PW_BLOCK)
+        return (enum wsched_why)(pw & ~PW_BLOCK);
     /* The register-file policy may hold the warp back (LTRF interval
      * prefetch, racetrack write buffer full); SRAM never does (docs/rf.md). */
-    if (s->rf_gate && !rf_can_issue(&s->oc.rf, w, func, pc, &k->pop[func][pc], s->cycle))
+    if (s->rf_gate) {
+        uint32_t func = fetch_warp_func(&s->fetch, w), pc = fetch_ibuf_head(&s->fetch, w);
+        if (!rf_can_issue(&s->oc.rf, w, func, pc, &s->k->pop[func][pc], s->cycle))
+            return WSCHED_PIPE_BUSY;
+    }
+    if ((pw & PW_MEM) && s->n_mo_free == 0)
         return WSCHED_PIPE_BUSY;
-    if ((fl & SMI_MEM) && s->n_mo_free == 0)
-        return WSCHED_PIPE_BUSY;
-    if (!opcoll_can_accept(&s->oc, (enum pipe_class)k->pop[func][pc].cls, s->cycle))
+    if (!opcoll_can_accept(&s->oc, (enum pipe_class)(pw & PW_CLS), s->cycle))
         return WSCHED_PIPE_BUSY;
     return WSCHED_READY;
+}
+
+/* NOTE(sched-skip): the SM part of port_check as one value; UINT64_MAX
+ * when a register-file gate makes it cycle-dependent. */
+static uint64_t port_res_sig(void *ctx)
+{
+    const struct sm *s = ctx;
+    if (s->rf_gate)
+        return UINT64_MAX;
+    return (uint64_t)s->n_mo_free << 42 | opcoll_res_sig(&s->oc, s->cycle);
 }
 
 /* The warp's front end follows its SIMT stack after an issue or an event. */
@@ -313,8 +362,10 @@ static void follow_pc(struct sm *s, uint32_t w)
  * the mirror: it runs for every warp every cycle). */
 static void refresh_cta(struct sm *s, uint32_t slot)
 {
-    for (uint32_t i = 0; i < wpc(s); i++)
+    for (uint32_t i = 0; i < wpc(s); i++) {
         s->w_st[slot * wpc(s) + i] = (uint8_t)func_sm_warp_state(s->fx, slot, i);
+        warp_touch(s, slot * wpc(s) + i);
+    }
 }
 
 static uint32_t port_issue(void *ctx, uint32_t w)
@@ -325,6 +376,7 @@ static uint32_t port_issue(void *ctx, uint32_t w)
     uint32_t func = fetch_warp_func(&s->fetch, w);
     uint32_t pc = fetch_consume(&s->fetch, w, s->cycle);
     uint8_t fl = k->flags[func][pc];
+    s->w_pw[w] = 0; /* NOTE(pw-memo): its own issue changes everything */
     uint32_t pool = UINT32_MAX;
     struct memop *mo = &s->scratch;
     if (fl & SMI_MEM) {
@@ -404,6 +456,7 @@ static void take_events(struct sm *s)
         for (uint32_t i = 0; i < n; i++) {
             uint32_t w = s->ev[i];
             s->w_st[w] = (uint8_t)func_sm_warp_state(s->fx, w / wpc(s), w % wpc(s));
+            warp_touch(s, w);
             if (s->w_st[w] == FUNC_W_DONE)
                 warp_gone(s, w);
             else if (s->w_live[w])
@@ -522,6 +575,7 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
                     if (s->mo[i].space == MEMOP_GLOBAL && s->mo[i].kind != MEMOP_FENCE) {
                         SIM_ASSERT(s->w_unord[s->mo[i].warp] > 0, "sm[%u]: unordered count", s->id);
                         s->w_unord[s->mo[i].warp]--;
+                        warp_touch(s, s->mo[i].warp);
                     }
                     s->mo_free[s->n_mo_free++] = i;
                     s->st.mem_insts++;
@@ -530,6 +584,10 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
                 NEXTP(p + 1);
             }
             NEXTP(fetch_tick(&s->fetch, p));
+            for (uint32_t i = 0; i < s->fetch.n_words; i++) /* I-buffers filled (NOTE(sched-skip)) */
+                for (uint64_t m = s->fetch.decoded[i]; m; m &= m - 1)
+                    warp_touch(s, i * 64 + (uint32_t)__builtin_ctzll(m));
+            fetch_clear_decoded(&s->fetch);
             take_events(s);
             /* Ticked even with no CTA resident, so that the schedulers see
              * the cycle after the last exit (their stall accounting). */
@@ -610,7 +668,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     struct icnt_rx_args ra = {id, sh->topo, sh->net, sizeof(struct mem_reply),
                               {rx_can_accept, rx_deliver, rx_send_credit, NULL}, s};
     icnt_rx_init(&s->rx, &ra);
-    s->port = (struct wsched_port){s, port_check, port_issue};
+    s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig};
     s->n_eject = (uint32_t)sh->cfg->sm.eject_buf;
     s->eject = eng_alloc(ctx, s->n_eject * sizeof *s->eject);
     s->n_mo = (uint32_t)sh->cfg->sm.memop_pool;
@@ -625,6 +683,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     s->w_unord = eng_alloc(ctx, sh->max_warps * sizeof *s->w_unord);
     s->w_live = eng_alloc(ctx, sh->max_warps);
     s->w_st = eng_alloc(ctx, sh->max_warps);
+    s->w_pw = eng_alloc(ctx, sh->max_warps);
     s->ev = eng_alloc(ctx, sh->max_warps * sizeof *s->ev);
     eng_unit_bind(ctx, unit, s);
     return s;
@@ -728,6 +787,7 @@ void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t)
         s->w_fence[w] = 0;
         s->w_live[w] = 1;
         s->w_st[w] = FUNC_W_RUN;
+        s->w_pw[w] = 0;
         fetch_warp_launch(&s->fetch, w, k->entry, 0, t);
         wsched_warp_launch(&s->sched, w, seq);
         s->st.warps++;

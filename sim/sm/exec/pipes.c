@@ -304,8 +304,10 @@ cycle_t pipes_tick(struct pipes *p, struct opcoll *oc, cycle_t now)
     cycle_t next = opcoll_read_tick(oc, now);
     /* Ready units that could not dispatch (pipe busy): retry when a pipe of
      * their kind accepts again; being early is harmless, never late. */
+    /* Every candidate below is >= now + 1: once next is now + 1 they cannot
+     * lower it (the scans are skipped, exactly). */
     uint32_t ready[OC_MAX_UNITS];
-    for (uint32_t k = PIPE_SP; k <= PIPE_SFU; k++)
+    for (uint32_t k = PIPE_SP; k <= PIPE_SFU && next > now + 1; k++)
         if (opcoll_ready(oc, (enum pipe_kind)k, now + 1, ready, 1)) {
             for (uint32_t u = 0; u < p->n_units; u++)
                 if (p->units[u].kind == k) {
@@ -314,7 +316,7 @@ cycle_t pipes_tick(struct pipes *p, struct opcoll *oc, cycle_t now)
                         next = t;
                 }
         }
-    for (uint32_t u = 0; u < p->n_units; u++) {
+    for (uint32_t u = 0; u < p->n_units && next > now + 1; u++) {
         const struct pipe_unit *pu = &p->units[u];
         if (!pu->n_inflight)
             continue;

@@ -123,12 +123,14 @@ void fetch_init(struct fetch_unit *f, uint32_t max_warps, struct l1ro *ic, int s
                f->line);
     f->w = xcalloc(max_warps, sizeof *f->w);
     f->want = xcalloc(f->n_words, sizeof *f->want);
+    f->decoded = xcalloc(f->n_words, sizeof *f->decoded);
 }
 
 void fetch_fini(struct fetch_unit *f)
 {
     free(f->w);
     free(f->want);
+    free(f->decoded);
     memset(f, 0, sizeof *f);
 }
 
@@ -273,11 +275,18 @@ static void decode(struct fetch_unit *f, uint32_t w, uint64_t t)
             x->ib_valid[k] = 1;
         }
         x->ib_head = 0;
+        f->decoded[w / 64] |= 1ull << (w % 64);
         f->st.decoded += x->pend_n;
         if (t + 1 > x->empty_since)
             x->empty_cycles += t + 1 - x->empty_since; /* visible to the scheduler of t + 1 */
     }
     want_update(f, w);
+}
+
+void fetch_clear_decoded(struct fetch_unit *f)
+{
+    for (uint32_t i = 0; i < f->n_words; i++)
+        f->decoded[i] = 0;
 }
 
 uint64_t fetch_tick(struct fetch_unit *f, uint64_t t)

@@ -149,6 +149,7 @@ struct fetch_unit {
     struct fetch_code code;   /* code table of the running kernel */
     struct fetch_warp *w;     /* [max_warps] */
     uint64_t *want;           /* [n_words] bit w = warp w may fetch now */
+    uint64_t *decoded;        /* [n_words] bit w = warp w's I-buffer was filled since fetch_clear_decoded */
     struct fetch_stats st;
 };
 
@@ -176,6 +177,9 @@ static inline uint32_t fetch_ibuf_head(const struct fetch_unit *f, uint32_t w)
 }
 /* Function of w's I-buffer head (its current function). */
 static inline uint32_t fetch_warp_func(const struct fetch_unit *f, uint32_t w) { return f->w[w].func; }
+/* Forget which I-buffers were filled (the SM reads f->decoded after each
+ * fetch_tick to wake the schedulers of those warps). */
+void fetch_clear_decoded(struct fetch_unit *f);
 /* Instructions valid in w's I-buffer (0 .. FETCH_IBUF_ENTRIES). */
 uint32_t fetch_ibuf_count(const struct fetch_unit *f, uint32_t w);
 

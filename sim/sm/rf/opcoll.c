@@ -122,6 +122,16 @@ static int choose_set(struct opcoll *oc, enum pipe_class cls, cycle_t now)
     return -1;
 }
 
+uint64_t opcoll_res_sig(const struct opcoll *oc, cycle_t now)
+{
+    uint64_t sig = 0;
+    for (int k = 0; k < PIPE_N_KINDS; k++) {
+        uint32_t in = oc->cyc == now ? oc->in_now[k] : 0;
+        sig = sig << 14 | (uint64_t)oc->n_busy[k] << 7 | in;
+    }
+    return sig;
+}
+
 bool opcoll_can_accept(struct opcoll *oc, enum pipe_class cls, cycle_t now)
 {
     return choose_set(oc, cls, now) >= 0;
@@ -187,6 +197,8 @@ static bool older_same_warp(const struct opcoll *oc, enum pipe_kind set, const s
 uint32_t opcoll_ready(struct opcoll *oc, enum pipe_kind set, cycle_t now, uint32_t *out, uint32_t max)
 {
     uint32_t n = 0;
+    if (!oc->n_busy[set])
+        return 0;
     for (uint32_t u = oc->first[set]; u < oc->first[set + 1]; u++) {
         const struct oc_unit *cu = &oc->units[u];
         if (!cu->busy || cu->n_pending || cu->ready_at > now)
@@ -302,8 +314,8 @@ cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now)
                      (unsigned long long)now, (unsigned long long)rn);
     if (rn < next)
         next = rn;
-    if (oc->n_busy[PIPE_SP] + oc->n_busy[PIPE_SFU] + oc->n_busy[PIPE_MEM] == 0)
-        return next;
+    if (next == now + 1 || oc->n_busy[PIPE_SP] + oc->n_busy[PIPE_SFU] + oc->n_busy[PIPE_MEM] == 0)
+        return next; /* nothing below can be earlier than now + 1 */
     for (uint32_t u = 0; u < oc->n_units; u++) {
         const struct oc_unit *cu = &oc->units[u];
         if (cu->busy && !cu->n_pending) {

@@ -137,6 +137,10 @@ void opcoll_fini(struct opcoll *oc);
 /* A kernel starts on the SM: tell the register file (rf_kernel_start). */
 void opcoll_kernel_start(struct opcoll *oc, const struct rf_kernel_info *ki);
 
+/* Everything opcoll_can_accept reads at cycle now, packed (busy units and
+ * instructions entered this cycle per set; 42 bits): equal values give
+ * equal answers for every class. */
+uint64_t opcoll_res_sig(const struct opcoll *oc, cycle_t now);
 /* May an instruction of class cls issue at cycle now (a free unit of an
  * allowed set whose issue width is not used up)? Pure. */
 bool opcoll_can_accept(struct opcoll *oc, enum pipe_class cls, cycle_t now);

@@ -11,6 +11,19 @@
  * of GPGPU-Sim's per-scheduler classification (idle when no warp has a valid
  * instruction, scoreboard stall when none passed the scoreboard, pipe stall
  * otherwise), extended with the spec's barrier and memory-ordering reasons.
+ *
+ * NOTE(sched-skip): a warp's check() answer has a per-warp part (I-buffer,
+ * barrier, memory ordering, scoreboard), which changes only when the SM
+ * reports a change for that warp (wsched_touch: writeback, fetch, barrier
+ * release, memory completion, launch, exit), and an SM part (pipes,
+ * collector units, pools), which the port summarises as res_sig. A
+ * scheduler whose last evaluation issued nothing, that saw no touch since,
+ * whose policy's order is stable, and that was classified at or below
+ * WSCHED_SCOREBOARD (no warp got past its per-warp tests) or as
+ * WSCHED_PIPE_BUSY with an unchanged res_sig, would evaluate to the same
+ * outcome: the framework charges the cycle to the same reason without
+ * probing. GPUSIM_PARANOID builds probe anyway and panic when the outcome
+ * differs. Measured on bfs and sgemm: docs/sched.md "Skipped evaluations".
  */
 #include "sim/sm/sched/sched.h"
 
@@ -73,6 +86,7 @@ void wsched_init(struct wsched *s, const struct wsched_cfg *cfg, uint32_t max_wa
         u->last = WSCHED_NONE;
         u->issued_now = WSCHED_NONE;
         u->last_why = WSCHED_NO_WARP;
+        u->res_seen = UINT64_MAX;
         stat_hist_init(&u->st.by_warp, max_warps, 1);
         s->pol->init(s, u);
     }
@@ -105,6 +119,7 @@ void wsched_warp_launch(struct wsched *s, uint32_t w, uint64_t cta_seq)
     struct wsched_unit *u = &s->units[w % s->n_sched];
     s->resident[w] = true;
     s->cta_seq[w] = cta_seq;
+    u->dirty = true;
     /* Insert into the age list (oldest first); launches are almost always
      * youngest, so scan from the back. */
     uint32_t i = u->n_age;
@@ -129,6 +144,7 @@ void wsched_warp_exit(struct wsched *s, uint32_t w)
     memmove(&u->age[i], &u->age[i + 1], (u->n_age - i - 1) * sizeof *u->age);
     u->n_age--;
     s->resident[w] = false;
+    u->dirty = true;
     /* NOTE(gto-exit): the greedy warp is forgotten when it exits; LRR keeps
      * `last` as a position in the slot ring, which stays meaningful. */
     s->pol->on_exit(s, u, w);
@@ -165,20 +181,54 @@ enum wsched_why wsched_probe(struct wsched *s, uint32_t w)
 
 /* Evaluate scheduler u for one cycle; returns the issued warp or WSCHED_NONE
  * and sets u->last_why. */
-static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
+#ifdef GPUSIM_PARANOID
+/* The classification a full evaluation of u would give (no issue: the skip
+ * is only taken when no warp can be READY). */
+static void paranoid_skip(struct wsched *s, struct wsched_unit *u)
 {
     s->turn++;
+    enum wsched_why worst = WSCHED_NO_WARP;
+    for (uint32_t i = 0; i < u->n_age; i++) {
+        enum wsched_why r = wsched_probe(s, u->age[i]);
+        if (r > worst)
+            worst = r;
+    }
+    if (worst != u->last_why)
+        sim_panic("wsched %u: skipped evaluation would classify %s, the skip kept %s (a missing wsched_touch)",
+                  u->id, wsched_why_name(worst), wsched_why_name(u->last_why));
+}
+#endif
+
+static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
+{
     u->issued_now = WSCHED_NONE;
+    /* A port without res_sig does not promise wsched_touch: never skip. */
+    if (s->port->res_sig && !u->dirty && s->pol->stable_order &&
+        (u->last_why <= WSCHED_SCOREBOARD ||
+         (u->last_why == WSCHED_PIPE_BUSY && u->res_seen != UINT64_MAX &&
+          s->port->res_sig(s->port->ctx) == u->res_seen))) { /* NOTE(sched-skip) */
+        u->skipped++;
+#ifdef GPUSIM_PARANOID
+        paranoid_skip(s, u);
+#endif
+        return WSCHED_NONE;
+    }
+    u->dirty = false;
+    s->turn++;
     if (u->n_age == 0) {
         u->last_why = WSCHED_NO_WARP;
         return WSCHED_NONE;
     }
     uint32_t n = s->pol->order(s, u);
-    SIM_ASSERT(n <= u->n_slots, "wsched %u: policy %s ordered %u warps", u->id, s->pol->name, n);
+    SIM_ASSERT(n <= u->n_age, "wsched %u: policy %s ordered %u warps", u->id, s->pol->name, n);
+    enum wsched_why worst = WSCHED_NO_WARP;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t w = u->order[i];
         SIM_ASSERT(s->resident[w] && w % s->n_sched == u->id, "wsched %u: policy offered warp %u", u->id, w);
-        if (wsched_probe(s, w) == WSCHED_READY) {
+        enum wsched_why r = wsched_probe(s, w);
+        if (r > worst)
+            worst = r;
+        if (r == WSCHED_READY) {
             uint32_t flags = s->port->issue(s->port->ctx, w);
             u->last = w;
             u->issued_now = w;
@@ -189,8 +239,15 @@ static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
         }
     }
     /* Nothing issued: classify over every resident warp of the scheduler.
-     * Warps the policy offered were probed already (memoised). */
-    enum wsched_why worst = WSCHED_NO_WARP;
+     * When the policy offered all of them (distinct), the loop above saw
+     * every answer; otherwise the rest are probed (offered ones memoised). */
+    if (n == u->n_age) {
+        u->last_why = worst;
+        if (worst == WSCHED_PIPE_BUSY && s->port->res_sig) /* nothing issued: resources as probed */
+            u->res_seen = s->port->res_sig(s->port->ctx);
+        return WSCHED_NONE;
+    }
+    worst = WSCHED_NO_WARP;
     for (uint32_t i = 0; i < u->n_age; i++) {
         enum wsched_why r = wsched_probe(s, u->age[i]);
         if (r == WSCHED_READY)
@@ -199,6 +256,8 @@ static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
             worst = r;
     }
     u->last_why = worst;
+    if (worst == WSCHED_PIPE_BUSY && s->port->res_sig)
+        u->res_seen = s->port->res_sig(s->port->ctx);
     return WSCHED_NONE;
 }
 

@@ -123,6 +123,15 @@ struct wsched_port {
     void *ctx;                                           /* the SM */
     enum wsched_why (*check)(void *ctx, uint32_t warp);  /* pure readiness query */
     uint32_t (*issue)(void *ctx, uint32_t warp);         /* issue now; WSCHED_ISSUE_* */
+    /* Optional (may be NULL): a signature of everything check() reads that
+     * is not per-warp (pipes, collector units, pools), or UINT64_MAX when
+     * that cannot be summarised (e.g. a cycle-dependent gate). Equal
+     * signatures mean check() gives every untouched warp the same answer.
+     * A port that sets res_sig promises wsched_touch(w) for every change of
+     * the per-warp part of check(w); the framework then skips evaluations
+     * whose outcome cannot have changed (NOTE(sched-skip) in sched.c). NULL:
+     * every scheduler is evaluated every tick. */
+    uint64_t (*res_sig)(void *ctx);
 };
 
 /* ------------------------------------------------------------- state */
@@ -145,8 +154,8 @@ struct wsched_policy {
     /* Allocate u->pstate (init time only). */
     void (*init)(struct wsched *s, struct wsched_unit *u);
     void (*fini)(struct wsched *s, struct wsched_unit *u);
-    /* Write the candidate warps in priority order into u->order; return the
-     * count. May call wsched_probe (memoised) and move warps between its
+    /* Write the candidate warps (distinct, resident) in priority order into
+     * u->order; return the count. May call wsched_probe (memoised) and move warps between its
      * own structures. Called once per scheduler cycle. */
     uint32_t (*order)(struct wsched *s, struct wsched_unit *u);
     /* After the framework issued warp w (u->last is already w). */
@@ -164,6 +173,11 @@ struct wsched_policy {
      * docs/sched.md "L1 events". The warp may not be resident (an eviction
      * of a line inserted by a warp that has exited). */
     void (*on_l1)(struct wsched *s, struct wsched_unit *u, uint32_t w, uint32_t ev, uint64_t line_addr);
+    /* True when order() has no side effects and depends only on state that
+     * changes at issue, launch, exit or wsched_touch: the framework may then
+     * skip a scheduler whose warps were all blocked on per-warp conditions
+     * and saw no event since (NOTE(sched-skip) in sched.c). */
+    bool stable_order;
 };
 
 extern const struct wsched_policy wsched_policy_lrr;
@@ -181,6 +195,9 @@ struct wsched_unit {
     uint32_t last;        /* last issued warp, WSCHED_NONE before the first issue */
     uint32_t issued_now;  /* warp issued in the last ticked cycle, or WSCHED_NONE */
     enum wsched_why last_why; /* classification of the last ticked cycle (READY = issued) */
+    bool dirty;           /* a warp of this scheduler changed since its last evaluation (wsched_touch) */
+    uint64_t skipped;     /* evaluations skipped (NOTE(sched-skip); host-side, not a model statistic) */
+    uint64_t res_seen;    /* port res_sig at the last evaluation (UINT64_MAX: none) */
     void *pstate;         /* policy state (owned by the policy) */
     struct wsched_stats st;
 };
@@ -213,6 +230,11 @@ void wsched_fini(struct wsched *s);
 void wsched_warp_launch(struct wsched *s, uint32_t w, uint64_t cta_seq);
 /* Warp w finished (exit with an empty SIMT stack); its slot is free. */
 void wsched_warp_exit(struct wsched *s, uint32_t w);
+/* Something warp w's check() reads below the pipe/collector tests changed
+ * (its I-buffer, scoreboard, barrier or exit state, memory-ordering
+ * counters): its scheduler must evaluate again (NOTE(sched-skip)). The SM
+ * calls this at every such change; launch, exit and issue imply it. */
+static inline void wsched_touch(struct wsched *s, uint32_t w) { s->units[w % s->n_sched].dirty = true; }
 /* SM event about warp w (WSCHED_EV_LONG_DONE). */
 void wsched_notify(struct wsched *s, uint32_t w, enum wsched_event ev);
 /* The policy wants L1D events (its on_l1 is set). */

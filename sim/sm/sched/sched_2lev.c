@@ -167,4 +167,5 @@ const struct wsched_policy wsched_policy_2lev = {
     .on_launch = lev2_on_launch,
     .on_exit = lev2_on_exit,
     .on_event = lev2_on_event,
+    .stable_order = false,
 };

@@ -69,4 +69,5 @@ const struct wsched_policy wsched_policy_gto = {
     .on_launch = gto_on_launch,
     .on_exit = gto_on_exit,
     .on_event = NULL,
+    .stable_order = true,
 };

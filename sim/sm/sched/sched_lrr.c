@@ -62,4 +62,5 @@ const struct wsched_policy wsched_policy_lrr = {
     .on_launch = lrr_on_warp,
     .on_exit = lrr_on_warp,
     .on_event = NULL,
+    .stable_order = true,
 };
