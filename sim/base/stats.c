@@ -82,6 +82,13 @@ struct stat_kernel {
     struct stat_snapset vals; /* deltas over the kernel (STAT_MAX and hist max: value at end) */
 };
 
+/* An object hung on the registry by a layer above it (stats_attach). */
+struct stat_attachment {
+    char *tag;                   /* owned */
+    void *obj;                   /* the object */
+    void (*destroy)(void *obj);  /* called by stats_destroy, or NULL */
+};
+
 struct stats {
     struct stat_entry *entries;  /* every registration, in registration order */
     size_t n_entries;            /* entries held */
@@ -95,6 +102,9 @@ struct stats {
     bool in_kernel;              /* between stats_kernel_begin and stats_kernel_end */
     char *open_name;             /* name of the open kernel, owned */
     struct stat_snapset open_base; /* values at stats_kernel_begin */
+    struct stat_attachment *att; /* attachments (stats_attach) */
+    size_t n_att;                /* attachments held */
+    size_t cap_att;              /* slots allocated */
 };
 
 /* ------------------------------------------------------------ allocation */
@@ -163,6 +173,12 @@ void stats_destroy(struct stats *s)
         snapset_free(&s->kernels[k].vals);
     }
     snapset_free(&s->open_base);
+    for (size_t i = 0; i < s->n_att; i++) {
+        if (s->att[i].destroy)
+            s->att[i].destroy(s->att[i].obj);
+        free(s->att[i].tag);
+    }
+    free(s->att);
     free(s->open_name);
     free(s->kernels);
     free(s->fams);
@@ -489,6 +505,104 @@ bool stats_get_instance_u64(const struct stats *s, const char *full_name, int in
     snap_entry(&s->entries[f->members[m]], &v, false);
     *out = snap_scalar(f->kind, &v);
     return true;
+}
+
+/* One kernel's value of entry e (false when e was registered after the kernel ended). */
+static const struct stat_snap *kernel_val(const struct stats *s, size_t k, size_t e)
+{
+    const struct stat_snapset *set = &s->kernels[k].vals;
+    return e < set->n ? &set->v[e] : NULL;
+}
+
+const char *stats_kernel_name(const struct stats *s, size_t k)
+{
+    return k < s->n_kernels ? s->kernels[k].name : NULL;
+}
+
+bool stats_kernel_get_u64(const struct stats *s, size_t k, const char *full_name, uint64_t *out)
+{
+    const struct stat_family *f = fam_lookup(s, full_name);
+    if (!f || k >= s->n_kernels)
+        return false;
+    uint64_t acc = 0;
+    bool any = false;
+    for (size_t m = 0; m < f->n_members; m++) {
+        const struct stat_snap *v = kernel_val(s, k, f->members[m]);
+        if (!v)
+            continue;
+        uint64_t x = snap_scalar(f->kind, v);
+        acc = f->kind == STAT_MAX ? MAX(acc, x) : acc + x;
+        any = true;
+    }
+    if (any)
+        *out = acc;
+    return any;
+}
+
+bool stats_kernel_get_mean(const struct stats *s, size_t k, const char *full_name, double *mean)
+{
+    const struct stat_family *f = fam_lookup(s, full_name);
+    if (!f || k >= s->n_kernels || (f->kind != STAT_AVG && f->kind != STAT_HIST))
+        return false;
+    uint64_t sum = 0, count = 0;
+    bool any = false;
+    for (size_t m = 0; m < f->n_members; m++) {
+        const struct stat_snap *v = kernel_val(s, k, f->members[m]);
+        if (!v)
+            continue;
+        sum += v->value;
+        count += v->count;
+        any = true;
+    }
+    if (any)
+        *mean = count ? (double)sum / (double)count : 0.0;
+    return any;
+}
+
+bool stats_kernel_get_instance_u64(const struct stats *s, size_t k, const char *full_name, int instance,
+                                   uint64_t *out)
+{
+    const struct stat_family *f = fam_lookup(s, full_name);
+    if (!f || k >= s->n_kernels)
+        return false;
+    bool found;
+    size_t m = member_find(s, f, instance, &found);
+    const struct stat_snap *v = found ? kernel_val(s, k, f->members[m]) : NULL;
+    if (!v)
+        return false;
+    *out = snap_scalar(f->kind, v);
+    return true;
+}
+
+bool stats_find_value(const struct stats *s, const void *ptr, const char **full_name, int *instance)
+{
+    for (size_t i = 0; i < s->n_entries; i++) {
+        if (s->entries[i].ptr == ptr) {
+            *full_name = s->entries[i].fam->full;
+            *instance = s->entries[i].instance;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ----------------------------------------------------------- attachments */
+
+void stats_attach(struct stats *s, const char *tag, void *obj, void (*destroy)(void *obj))
+{
+    SIM_ASSERT(tag != NULL && tag[0] != '\0', "stats: attachment without a tag");
+    if (stats_attachment(s, tag))
+        sim_panic("stats: attachment '%s' attached twice", tag);
+    s->att = grow(s->att, &s->cap_att, s->n_att + 1, sizeof s->att[0]);
+    s->att[s->n_att++] = (struct stat_attachment){.tag = xstrdup(tag), .obj = obj, .destroy = destroy};
+}
+
+void *stats_attachment(const struct stats *s, const char *tag)
+{
+    for (size_t i = 0; i < s->n_att; i++)
+        if (strcmp(s->att[i].tag, tag) == 0)
+            return s->att[i].obj;
+    return NULL;
 }
 
 /* ---------------------------------------------------------------- output */

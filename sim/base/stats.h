@@ -107,6 +107,31 @@ bool stats_get_mean(const struct stats *s, const char *full_name, double *mean);
 /* Value of one instance. */
 bool stats_get_instance_u64(const struct stats *s, const char *full_name, int instance, uint64_t *out);
 
+/* Per-kernel reads (summaries, the energy model): the name of finished
+ * kernel k (0 .. stats_n_kernels - 1, NULL past the end), and values of its
+ * record with the rules of stats_get_u64 / stats_get_mean /
+ * stats_get_instance_u64 (counters, sums and counts are the kernel's
+ * differences; a max is the value at the kernel's end). False when k or the
+ * name does not exist, or every instance was registered after kernel k ended. */
+const char *stats_kernel_name(const struct stats *s, size_t k);
+bool stats_kernel_get_u64(const struct stats *s, size_t k, const char *full_name, uint64_t *out);
+bool stats_kernel_get_mean(const struct stats *s, size_t k, const char *full_name, double *mean);
+bool stats_kernel_get_instance_u64(const struct stats *s, size_t k, const char *full_name, int instance,
+                                   uint64_t *out);
+
+/* The statistic registered with value pointer ptr: its full name (owned by
+ * the registry) and instance; false when ptr was never registered. A linear
+ * scan, for init-time lookups. */
+bool stats_find_value(const struct stats *s, const void *ptr, const char **full_name, int *instance);
+
+/* Attachments: an object that a layer above the registry hangs on it under a
+ * tag, so that units, which are handed only the registry, can reach it (the
+ * energy model's unit events, sim/energy/energy.h). stats_destroy calls
+ * destroy(obj) (when non-NULL). Attaching a tag twice is a simulator bug. */
+void stats_attach(struct stats *s, const char *tag, void *obj, void (*destroy)(void *obj));
+/* The object attached under tag, or NULL. */
+void *stats_attachment(const struct stats *s, const char *tag);
+
 /* Write "total" and "kernels" members into the current JSON object. */
 void stats_write_json(const struct stats *s, struct json_writer *w);
 

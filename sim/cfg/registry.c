@@ -20,6 +20,7 @@ const struct cfg_section *const cfg_sections[] = {
     &icnt_cfg_section,       &icnt_net_cfg_section,                      /* icnt.* */
     &l2_cfg_section,         &mempart_cfg_section, &dram_cfg_section,    &vm_cfg_section,
     &ptx_cfg_section,        /* ptx.*: kernel-time passes (sim/ptx/passes/kpass_cfg.c) */
+    &energy_cfg_section,     /* energy.*: the energy model (sim/energy/energy_cfg.c) */
     &synth_cfg_section,
 };
 

@@ -17,6 +17,7 @@
 #include "sim/icnt/icnt.h"
 #include "sim/gpu/gpu_cfg.h"
 #include "sim/dispatch/dispatch.h"
+#include "sim/energy/energy.h"
 #include "sim/sm/lsu/coalesce.h"
 #include "sim/sm/lsu/l1d.h"
 #include "sim/sm/lsu/l1ro.h"
@@ -54,6 +55,7 @@ struct sim_cfg {
     struct dram_cfg dram;
     struct vm_cfg vm;
     struct kpass_cfg ptx; /* ptx.*: kernel-time passes and profiles (sim/ptx/passes/kpass_cfg.c) */
+    struct energy_cfg energy; /* energy.*: pJ per event, static mW (sim/energy/energy_cfg.c) */
     struct synth_cfg synth;
 };
 

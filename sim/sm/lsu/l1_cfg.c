@@ -3,6 +3,7 @@
  * cross-field rules and default helpers. See l1d.h, l1ro.h, docs/l1.md.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "sim/cfg/config.h"
 #include "sim/cfg/sim_cfg.h"
@@ -46,6 +47,9 @@ static const struct cfg_key l1d_keys[] = {
      "L1D victim-tag entries recording replaced lines, counting misses that would have hit (0 = off)"},
     {"victim_tags_assoc", CFG_UINT, offsetof(struct l1d_cfg, victim_tags_assoc), 0, 65536, "0", NULL,
      "L1D ways per victim-tag set, FIFO within a set (0 = one fully associative FIFO)"},
+    {"perfect", CFG_BOOL, offsetof(struct l1d_cfg, perfect), 0, 0, "false", NULL,
+     "true: contention-free L1D (ideal point, 002): no capacity, conflict or store-evict misses, only first "
+     "touches miss; values stay exact (docs/knobs.md)"},
 };
 
 const struct cfg_key *const l1d_cfg_keys = l1d_keys;
@@ -70,6 +74,9 @@ const char *l1d_cfg_invalid(const struct l1d_cfg *c, const char **key)
     *key = "l1d.victim_tags_assoc";
     if (c->victim_tags && c->victim_tags_assoc && c->victim_tags % c->victim_tags_assoc != 0)
         return "must divide l1d.victim_tags (or be 0 for fully associative)";
+    *key = "l1d.perfect";
+    if (c->perfect && !c->enable)
+        return "needs l1d.enable = true (a perfect L1D that every access bypasses idealises nothing)";
     return NULL;
 }
 
@@ -159,7 +166,9 @@ static void l1d_check(const void *sec, const struct sim_cfg *all, struct cfg_che
     const char *key;
     (void)all;
     const char *why = l1d_cfg_invalid(c, &key);
-    if (why)
+    if (why && !strcmp(key, "l1d.perfect"))
+        cfg_check_fail(ck, key, "%s", why);
+    else if (why)
         cfg_check_fail(ck, key, "%s (l1d.size %llu, l1d.assoc %llu, l1d.line %llu, l1d.miss_queue %llu)", why,
                        (unsigned long long)c->size, (unsigned long long)c->assoc, (unsigned long long)c->line,
                        (unsigned long long)c->miss_queue);

@@ -27,12 +27,32 @@
  * installed: every access goes to L2 as a bypass read, a write or an
  * atomic, with no tag check and no MSHR (the coherence papers' "no L1"
  * normalisation point).
+ *
+ * NOTE(l1d-perfect): l1d.perfect = true makes the L1D contention-free: a
+ * line that leaves the tag array by replacement or by a global store's
+ * write-evict is kept as a clean copy in a side store of unlimited size
+ * (l1d_perfect.h), outside the protocol table. A load that misses the tag
+ * array and finds its line there is a hit (hit latency, data from the
+ * copy); a store to such a line updates the copy and still goes to L2 as a
+ * write (one miss-queue slot); a store evicting its line from the tag array
+ * leaves the copy with the store's bytes applied; an atomic drops the copy
+ * (its result is made at L2); a gpu-scope acquire or fence
+ * (l1d_invalidate_clean) and a kernel launch drop every copy, as they drop
+ * the tag array's clean lines. So only a line's first touch in a kernel
+ * (and its first touch after an acquire or an atomic) misses, and every
+ * load still returns bytes a legal L1 of unlimited size would hold: values
+ * travel with timing here (DESIGN.md 4), so a load whose line was never
+ * fetched cannot hit - there are no bytes to return. Off (ps == NULL) the
+ * cost is one predictable branch on the miss, store, atomic and
+ * invalidation paths.
  */
 #include "sim/sm/lsu/l1d.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sim/sm/lsu/l1d_perfect.h"
 
 /* ------------------------------------------------------------- set index */
 
@@ -105,10 +125,18 @@ void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
     l->fq_r.cap = (uint32_t)cfg->mshr_merge * 2;
     l->fq = xcalloc(l->fq_r.cap, sizeof *l->fq);
     l->flush_pos = ta_n_lines(&l->tags);
+    if (cfg->perfect) {
+        l->ps = xcalloc(1, sizeof *l->ps);
+        l1d_ps_init(l->ps, l->line);
+    }
 }
 
 void l1d_fini(struct l1d *l)
 {
+    if (l->ps) {
+        l1d_ps_fini(l->ps);
+        free(l->ps);
+    }
     ta_fini(&l->tags);
     mshr_fini(&l->mshr);
     free(l->data);
@@ -261,7 +289,10 @@ static void replace_way(struct l1d *l, int32_t v, cycle_t cycle)
 {
     struct l1d_step r = {.l = l, .line = ta_tag_of(&l->tags, (uint32_t)v), .cycle = cycle, .li = v, .e = -1,
                          .victim = -1};
-    l1_step(&r, ta_state_of(&l->tags, (uint32_t)v), COH_L1_REPLACE);
+    enum ta_state st = ta_state_of(&l->tags, (uint32_t)v);
+    if (UNLIKELY(l->ps != NULL) && st >= TA_VALID) /* NOTE(l1d-perfect): keep the replaced line */
+        l1d_ps_put(l->ps, r.line, line_data(l, (uint32_t)v));
+    l1_step(&r, st, COH_L1_REPLACE);
 }
 
 static void act_touch(void *ctx)
@@ -348,6 +379,8 @@ static void act_write_data(void *ctx)
 static void act_evict(void *ctx)
 {
     struct l1d_step *s = ctx;
+    if (UNLIKELY(s->l->ps != NULL) && s->a->txn.op == COAL_STORE) /* NOTE(l1d-perfect): the store updates it */
+        l1d_ps_put(s->l->ps, s->line, line_data(s->l, (uint32_t)s->li));
     ta_invalidate(&s->l->tags, (uint32_t)s->li);
     s->l->st.evictions++;
     s->li = -1;
@@ -374,6 +407,8 @@ static void act_fill_line(void *ctx)
 {
     struct l1d_step *s = ctx;
     struct l1d *l = s->l;
+    if (UNLIKELY(l->ps != NULL)) /* a line lives in the tag array or the side store, not both */
+        l1d_ps_remove(l->ps, s->line);
     if (l->alloc == L1D_ALLOC_ON_MISS) {
         uint32_t li = (uint32_t)s->li;
         SIM_ASSERT(s->li >= 0 && ta_state_of(&l->tags, li) == TA_RESERVED && ta_tag_of(&l->tags, li) == s->line,
@@ -473,6 +508,18 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, cycle
         l->st.load_hits++;
         return L1D_HIT;
     }
+    if (UNLIKELY(l->ps != NULL) && s.li < 0) { /* NOTE(l1d-perfect): the side store holds it */
+        const uint8_t *d = l1d_ps_find(l->ps, line);
+        if (d) {
+            if (idx_ring_full(&l->hq_r))
+                return fail(l, L1D_RF_DONE_FULL, cause);
+            push_hit_done(l, line, a->token, L1D_DONE_LOAD, d, cycle);
+            l->st.loads++;
+            l->st.load_hits++;
+            l->st.perfect_hits++;
+            return L1D_HIT;
+        }
+    }
     s.e = mshr_lookup(&l->mshr, line);
     if (s.e >= 0) { /* R: merge */
         if (l->mshr_stale[s.e])
@@ -509,6 +556,21 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, cycl
                          .e = mshr_lookup(&l->mshr, line), .victim = -1};
     unsigned st = l1_state(l, s.li, s.e);
     bool hit = st >= COH_L1_V;
+    if (UNLIKELY(l->ps != NULL) && st == COH_L1_I) { /* NOTE(l1d-perfect) */
+        uint8_t *d = l1d_ps_find(l->ps, line);
+        if (d) { /* a hit in the side store: update the copy, write through */
+            if (reqq_free(&l->mq) < 1)
+                return fail(l, L1D_RF_MISS_QUEUE, cause);
+            struct mem_req *r = mq_push(l, MEM_OP_WRITE, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
+            r->mask[0] = t->bytes[0];
+            r->mask[1] = t->bytes[1];
+            write_bytes(r->data, a->data, t->bytes);
+            write_bytes(d, a->data, t->bytes);
+            l->st.stores++;
+            l->st.store_hits++;
+            return L1D_SENT;
+        }
+    }
     /* resources, by the row the step will take */
     if (a->is_local && hit) { /* LocalStore in V/M: the line absorbs it */
         if (idx_ring_full(&l->hq_r))
@@ -534,6 +596,11 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, cycl
             return fail(l, L1D_RF_MISS_QUEUE, cause);
     }
     l1_step(&s, st, a->is_local ? COH_L1_LOCAL_STORE : COH_L1_STORE);
+    if (UNLIKELY(l->ps != NULL)) { /* a copy the store evicted takes its bytes */
+        uint8_t *d = l1d_ps_find(l->ps, line);
+        if (d)
+            write_bytes(d, a->data, t->bytes);
+    }
     l->st.stores++;
     if (hit)
         l->st.store_hits++;
@@ -550,6 +617,8 @@ static enum l1d_result access_atomic(struct l1d *l, const struct l1d_acc *a, cyc
     unsigned st = l1_state(l, s.li, s.e);
     if (reqq_free(&l->mq) < 1u + (st == COH_L1_M ? 1u : 0u))
         return fail(l, L1D_RF_MISS_QUEUE, cause);
+    if (UNLIKELY(l->ps != NULL)) /* NOTE(l1d-perfect): the result is made at L2 */
+        l1d_ps_remove(l->ps, line);
     l1_step(&s, st, COH_L1_ATOMIC); /* spec 2.6 Atomics: evict a valid L1 copy [proposal] */
     l->st.atomics++;
     return L1D_SENT;
@@ -762,6 +831,8 @@ void l1d_invalidate_clean(struct l1d *l, cycle_t cycle)
                                  .e = (int32_t)e, .victim = -1};
             l1_step(&s, COH_L1_R, COH_L1_INV_CLEAN);
         }
+    if (UNLIKELY(l->ps != NULL)) /* NOTE(l1d-perfect): the side store holds clean lines only */
+        l1d_ps_clear(l->ps);
     l->st.inval_clean++;
 }
 
@@ -776,6 +847,8 @@ void l1d_invalidate_all(struct l1d *l)
         l1_step(&s, ta_state_of(&l->tags, i), COH_L1_INV_ALL);
     }
     ta_invalidate_all(&l->tags);
+    if (l->ps)
+        l1d_ps_clear(l->ps);
 }
 
 void l1d_flush_dirty(struct l1d *l) { l->flush_pos = 0; }
@@ -839,6 +912,9 @@ void l1d_stats_register(struct l1d *l, struct stats *s)
     stats_avg(s, g, i, "miss_latency", &l->st.miss_lat, "core cycles from access to completion, loads served by a fill");
     if (l->cache_stats) /* only when not default, so the default output is unchanged */
         ta_stats_register(&l->tags, s, g, i);
+    if (l->ps) /* l1d.perfect only, so the default output is unchanged */
+        stats_counter(s, g, i, "perfect_hits", &l->st.perfect_hits,
+                      "l1d.perfect: loads served from the side store of lines the tag array no longer holds");
 }
 
 void l1d_stats_dump(const struct l1d *l, FILE *out)

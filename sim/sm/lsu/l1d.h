@@ -23,7 +23,10 @@
  *  - the line control as a (state x event) protocol table (sim/mem/coh.h,
  *    sim/mem/coh_noncoh_l1.c, docs/coherence.md): each access path checks
  *    its resources, derives the line's state (I, R, V, M), then runs the
- *    table's actions and applies its next state.
+ *    table's actions and applies its next state;
+ *  - l1d.perfect: a side store of unlimited size keeps the lines the tag
+ *    array replaces or store-evicts, so only first touches miss
+ *    (NOTE(l1d-perfect) in l1d.c, docs/knobs.md).
  * What is not modelled: coherence (the L1 is non-coherent: another SM's
  * store is not seen until the line leaves the L1, so stale data is possible,
  * as in hardware; docs/l1.md), tag/data bank conflicts, sectored lines, the
@@ -71,6 +74,7 @@
 
 struct cfg_key;
 struct cfg_section;
+struct l1d_pstore;
 
 /* ------------------------------------------------------------- config */
 
@@ -105,6 +109,7 @@ struct l1d_cfg {
     int repl;                   /* l1d.repl: enum ta_repl_kind (replacement policy) */
     uint64_t victim_tags;       /* l1d.victim_tags (entries; 0 = off) */
     uint64_t victim_tags_assoc; /* l1d.victim_tags_assoc (ways per victim-tag set; 0 = fully associative) */
+    bool perfect;               /* l1d.perfect: contention-free L1D (NOTE(l1d-perfect) in l1d.c, docs/knobs.md) */
 };
 
 extern const struct cfg_section l1d_cfg_section;
@@ -216,6 +221,7 @@ struct l1d_stats {
     uint64_t req_sent;         /* requests popped toward L2 */
     uint64_t stall_resp;       /* cycles the reply-FIFO head waited (completion room, write-back room) */
     struct stat_avg miss_lat;  /* core cycles from access to completion, loads served by a fill */
+    uint64_t perfect_hits;     /* l1d.perfect: loads served from the side store (included in load_hits) */
 };
 
 struct l1d_rx {
@@ -246,6 +252,7 @@ struct l1d {
     int set_index;          /* enum l1d_set_index */
     bool enabled;           /* l1d.enable (NOTE(l1d-off)) */
     bool cache_stats;       /* l1d.repl or l1d.victim_tags not default: register the tag array's statistics */
+    struct l1d_pstore *ps;  /* l1d.perfect: lines beyond the tag array (l1d_perfect.h); NULL = off */
 
     /* cache state */
     struct coh_table coh;   /* the line protocol (noncoh_l1_we or _wt, docs/coherence.md) */

@@ -1,0 +1,2 @@
+set(TEST_TIMEOUT 120)
+set(TEST_LABELS "unit")
