@@ -68,9 +68,11 @@ void gs_ctx_destroy(gs_ctx *ctx);
  * mem_threads: an explicit split (both or neither non-zero); pin: 0 none,
  * 1 one thread per physical core, 2 compact; progress: non-zero prints a
  * progress line on stderr (kernel, CTAs done, cycles, rate, elapsed) while
- * kernels run; stop_flag: optional, read at quantum boundaries, non-zero
- * stops the kernel with GS_ERR_INTERRUPTED. Must be called before the first
- * launch (GS_ERR_STATE after); ignored in functional mode. */
+ * kernels run; stop_flag: optional, read at quantum boundaries (functional
+ * mode: once per round of warp turns), non-zero stops the kernel with
+ * GS_ERR_INTERRUPTED and the statistics are then written with "complete":
+ * false. Must be called before the first launch (GS_ERR_STATE after); the
+ * thread and progress options are ignored in functional mode. */
 typedef struct gs_host_opts {
     unsigned threads, sm_threads, mem_threads;
     int pin;

@@ -34,6 +34,7 @@
 #include "sim/ptx/ptx.h"
 #include "sim/api/runtime_internal.h"
 #include "sim/cfg/sim_cfg.h"
+#include "sim/energy/energy.h"
 #include "sim/base/version.h"
 
 /* Last message of the calling host thread (gs_last_error(NULL)). */
@@ -136,10 +137,11 @@ int gs_ctx_set_host(gs_ctx *ctx, const gs_host_opts *o)
 {
     if (!ctx || !o)
         return fail(ctx, GS_ERR_INVALID_VALUE, "gs_ctx_set_host: NULL argument");
-    if (!ctx->gpu)
-        return 0;
     if (ctx->launched)
         return fail(ctx, GS_ERR_STATE, "gs_ctx_set_host: host threads are fixed by the first launch");
+    ctx->stop_flag = (const atomic_u32 *)(uintptr_t)o->stop_flag;
+    if (!ctx->gpu)
+        return 0;
     if ((o->sm_threads == 0) != (o->mem_threads == 0))
         return fail(ctx, GS_ERR_INVALID_VALUE, "gs_ctx_set_host: give both sm_threads and mem_threads, or neither");
     if (o->pin < 0 || o->pin > 2)
@@ -562,6 +564,7 @@ int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsi
         .n_sm = (uint32_t)ctx->cfg.values->gpu.n_sm,
         .watchdog_per_warp = cv->sim.func_watchdog,
         .st = &ctx->fst,
+        .stop_flag = ctx->stop_flag,
         .err = err,
         .err_len = sizeof err,
     };
@@ -593,6 +596,8 @@ int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsi
             snprintf(err + strlen(err), sizeof err - strlen(err), " (launch of '%s')", name);
     } else
         kpass_state_finish(ctx->kpass, rc, NULL, 0);
+    if (rc == GS_ERR_INTERRUPTED)
+        ctx->interrupted = true;
     if (rc) {
         set_msg(ctx, err);
         if (!ctx->pending_err)
@@ -668,7 +673,7 @@ static void stats_doc(struct json_writer *w, void *arg)
     gs_ctx *ctx = arg;
     jw_obj_begin(w, NULL);
     jw_str(w, "format", "gpusim-stats-1");
-    jw_bool(w, "complete", true);
+    jw_bool(w, "complete", !ctx->interrupted);
     jw_str(w, "git_revision", sim_git_revision());
     jw_obj_begin(w, "run");
     for (unsigned i = 0; i < ctx->n_info; i++)
@@ -678,8 +683,10 @@ static void stats_doc(struct json_writer *w, void *arg)
     jw_obj_begin(w, "stats");
     stats_write_json(ctx->stats, w);
     jw_obj_end(w);
-    if (ctx->gpu)
+    if (ctx->gpu) {
         timing_summary(ctx, w);
+        energy_write_json(ctx->stats, &ctx->cfg, w); /* "energy" (docs/energy.md) */
+    }
     /* "host" last: wall-clock facts that differ run to run. */
     jw_obj_begin(w, "host");
     jw_str(w, "version", sim_version());

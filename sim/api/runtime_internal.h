@@ -50,6 +50,8 @@ struct gs_ctx {
     struct kpass_state *kpass;   /* kernel-time passes and profiles (sim/ptx/passes/kpass_rt.h, owned) */
     bool launched;               /* a kernel was launched (host options are fixed) */
     int pending_err;             /* first launch error since the last synchronize (0 none) */
+    const atomic_u32 *stop_flag; /* gs_host_opts stop flag (both modes), NULL = none */
+    bool interrupted;            /* a launch stopped on the stop flag: statistics are partial */
     double launch_seconds;       /* host wall time spent running kernels (s) */
     char *info_key[RT_MAX_INFO]; /* gs_stats_set_info keys (owned), in insertion order */
     char *info_val[RT_MAX_INFO]; /* and their values (owned) */

@@ -6,6 +6,8 @@
  *   gpusim config --list                every configuration key
  *   gpusim config --show [P] [-o k=v]   resolved configuration of preset/file P
  *   gpusim presets                      preset names
+ *   gpusim sweep FILE -o OUT [options]  run a sweep of jobs (sim/app/sweep.h)
+ *   gpusim report OUT [options]         tables and figures of a sweep (sim/app/report.h)
  *   gpusim version | help
  *
  * Exit codes: 0 ok; 1 simulation failure or interrupted run; 2 usage,
@@ -15,13 +17,17 @@
  * watcher thread with sigwait, which sets an atomic stop flag that the engine
  * reads at the next quantum boundary. The run then writes the statistics
  * gathered so far with "complete": false. No global state is needed.
+ * `gpusim run` does the same in both modes: timing mode stops at the next
+ * quantum boundary, functional mode after the current round of warp turns.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +36,9 @@
 #include "sim/base/json.h"
 #include "sim/cfg/sim_cfg.h"
 #include "sim/base/stats.h"
+#include "sim/app/report.h"
+#include "sim/app/summary.h"
+#include "sim/app/sweep.h"
 #include "sim/synth/synth.h"
 #include "sim/base/version.h"
 #include "sync/engine.h"
@@ -115,6 +124,8 @@ static void usage(FILE *out)
           "  config --list          list every configuration key (type, default, range, doc)\n"
           "  config --show [P]      print the resolved configuration of preset or file P\n"
           "  presets                list the configuration presets\n"
+          "  sweep FILE -o OUT      run a sweep of jobs (gpusim sweep --help; docs/experiments.md)\n"
+          "  report OUT             tables and figures of a sweep (gpusim report --help; docs/report.md)\n"
           "  version                print version and git revision\n"
           "  help                   this text\n"
           "\n"
@@ -265,6 +276,32 @@ static int parse_args(int argc, char **argv, struct cli *c)
     return -1;
 }
 
+/* A --stats path that cannot be written is refused before the simulation
+ * starts: create and remove the temporary file json_write_atomic will
+ * write ("<path>.tmp.<pid>"), and refuse a directory. */
+static bool stats_path_ok(const char *path)
+{
+    struct stat st;
+    if (!path[0] || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "gpusim: --stats '%s': not a file name\n", path);
+        return false;
+    }
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return false;
+    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0)
+        fprintf(stderr, "gpusim: --stats '%s' cannot be written: %s\n", path, strerror(errno));
+    else {
+        close(fd);
+        unlink(tmp);
+    }
+    free(tmp);
+    return fd >= 0;
+}
+
 /* Load preset/file plus overrides; on errors print them all and return false. */
 static bool load_config(const char *target, const struct cli *c, struct cfg *cfg)
 {
@@ -382,6 +419,10 @@ static int cmd_synth(struct cli *c)
 {
     struct cfg cfg;
     if (!load_config(c->config, c, &cfg)) {
+        cfg_fini(&cfg);
+        return EXIT_USAGE;
+    }
+    if (c->stats_path && !stats_path_ok(c->stats_path)) {
         cfg_fini(&cfg);
         return EXIT_USAGE;
     }
@@ -552,11 +593,15 @@ static int cmd_run(struct cli *c)
         fprintf(stderr, "\nTry 'gpusim list'.\n");
         return EXIT_USAGE;
     }
+    if (c->stats_path && !stats_path_ok(c->stats_path))
+        return EXIT_USAGE;
     char *ptx = NULL;
     if (c->ptx_path && !(ptx = read_text(c->ptx_path))) {
         fprintf(stderr, "gpusim: cannot read %s: %s\n", c->ptx_path, strerror(errno));
         return EXIT_USAGE;
     }
+    struct sigwatch sw;
+    sigwatch_start(&sw);
     const char *ov[MAX_OVERRIDES + 1];
     for (unsigned i = 0; i < c->n_overrides; i++)
         ov[i] = c->overrides[i];
@@ -571,7 +616,7 @@ static int cmd_run(struct cli *c)
         .ptx_override_name = c->ptx_path,
         .host = {c->run.threads, c->run.sm_threads, c->run.mem_threads,
                  c->run.pin == ENG_PIN_CORES ? 1 : c->run.pin == ENG_PIN_COMPACT ? 2 : 0,
-                 isatty(STDERR_FILENO) && !c->quiet, NULL},
+                 isatty(STDERR_FILENO) && !c->quiet, (const volatile unsigned *)(uintptr_t)&sw.stop},
     };
     if (!c->quiet)
         printf("%s (%s, seed %llu): %s\n", e->desc->name, wl_size_name(o.size), (unsigned long long)o.seed,
@@ -583,11 +628,19 @@ static int cmd_run(struct cli *c)
     double secs = elapsed(&t0);
     free(ptx);
     int status = st == WL_PASS ? EXIT_OK : st == WL_INPUT_ERROR ? EXIT_USAGE : EXIT_SIMFAIL;
+    uint32_t signo = at_load_acq_u32(&sw.signo);
+    if (signo && st != WL_PASS) {
+        fprintf(stderr, "gpusim: interrupted by signal %u; statistics are partial (\"complete\": false)\n",
+                (unsigned)signo);
+        status = EXIT_SIMFAIL;
+    }
     if (ctx && c->stats_path && gs_stats_write(ctx, c->stats_path) != 0) {
         fprintf(stderr, "gpusim: %s\n", gs_last_error(ctx));
         if (status == EXIT_OK)
             status = EXIT_SIMFAIL;
     }
+    if (ctx && !c->quiet && st != WL_INPUT_ERROR)
+        summary_print(stdout, ctx); /* sim/app/summary.h */
     if (st == WL_PASS) {
         if (!c->quiet)
             printf("%s: verified against the CPU reference (%.2f s)\n", e->desc->name, secs);
@@ -598,6 +651,7 @@ static int cmd_run(struct cli *c)
                 st >= 0 && st <= WL_INPUT_ERROR ? why[st] : "failed");
     }
     gs_ctx_destroy(ctx);
+    sigwatch_stop(&sw);
     return status;
 }
 
@@ -637,8 +691,47 @@ static int cmd_presets(void)
     return EXIT_OK;
 }
 
+/* ---------------------------------------------------------------- sweep */
+
+/* `gpusim sweep`: its own options (-o is the output directory there); the
+ * catalog is the workload registry with the tags `gpusim list` shows. */
+static int cmd_sweep(int argc, char **argv)
+{
+    struct sweep_workload *wl = calloc(wl_registry_len + 1, sizeof *wl);
+    const char *sizes[WL_N_SIZES];
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0)
+        exe[n] = '\0';
+    else if (!realpath(argv[0], exe))
+        snprintf(exe, sizeof exe, "%s", argv[0]);
+    if (!wl) {
+        fprintf(stderr, "gpusim: out of memory\n");
+        return EXIT_SIMFAIL;
+    }
+    for (unsigned i = 0; i < wl_registry_len; i++) {
+        const struct wl_desc *d = wl_registry[i].desc;
+        unsigned t = 0;
+        wl[i].name = d->name;
+        if (d->flags & WL_REG_HEAVY)
+            wl[i].tags[t++] = "register-heavy";
+        if (d->flags & WL_SHARING)
+            wl[i].tags[t++] = "sharing";
+    }
+    for (int k = 0; k < WL_N_SIZES; k++)
+        sizes[k] = wl_size_name((enum wl_size)k);
+    struct sweep_catalog cat = {wl, wl_registry_len, sizes, WL_N_SIZES, exe};
+    int rc = sweep_main(argc - 1, argv + 1, &cat);
+    free(wl);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "sweep"))
+        return cmd_sweep(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "report"))
+        return report_main(argc - 2, argv + 2);
     struct cli c;
     int rc = parse_args(argc, argv, &c);
     if (rc >= 0)

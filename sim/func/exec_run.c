@@ -1,7 +1,8 @@
 /* sim/func/exec_run.c: functional mode (func_run): resident CTA slots run
  * round-robin, FUNC_SLICE warp instructions per warp turn; a finished CTA's
  * slot takes the next CTA in linear order; barrier deadlock detection and
- * the watchdog that stops a launch whose warps stopped changing anything.
+ * the watchdog that stops a launch whose warps stopped changing anything,
+ * and the stop flag polled once per round.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -109,6 +110,12 @@ int func_run(const struct func_launch *l)
         }
         if (!x->err && x->watchdog_insts && x->total_insts - x->change_mark > x->watchdog_insts)
             watchdog_fire(x);
+        /* One acquire load per round (pairs with the CLI's signal watcher). */
+        if (!x->err && l->stop_flag && at_load_acq_u32(l->stop_flag)) {
+            snprintf(l->err, l->err_len, "kernel '%s': interrupted after %" PRIu64 " warp instructions",
+                     x->kfn->name, x->total_insts);
+            x->err = GS_ERR_INTERRUPTED;
+        }
         if (!x->err && !x->progress && x->total_insts == before) {
             /* Every live warp waits at a barrier that can never complete. */
             for (uint32_t s = 0; s < x->n_slots; s++) {

@@ -39,6 +39,7 @@
 
 #include "sim/base/common.h"
 #include "sim/base/stats.h"
+#include "sync/atomics.h"
 
 struct ptx_module;
 struct ptx_func;
@@ -124,6 +125,9 @@ struct func_launch {
     const struct kpass_regmap *regmap; /* timing view of physical registers after kernel-time
                                           passes (sim/ptx/passes/kpass.h), NULL = as allocated;
                                           the functional executor ignores it */
+    const atomic_u32 *stop_flag;   /* functional mode: read (acquire) once per round of warp
+                                      turns; non-zero stops the launch with
+                                      GS_ERR_INTERRUPTED; NULL = never */
     char *err;                     /* message on failure */
     size_t err_len;                /* bytes at err */
 };
@@ -141,7 +145,12 @@ struct func_launch {
  * that nobody will set is caught this way; a barrier that cannot complete
  * is caught at once as a deadlock. A loop that legitimately computes in
  * registers for longer than the limit is a false positive: raise
- * sim.func_watchdog. */
+ * sim.func_watchdog.
+ *
+ * Interruption: when l->stop_flag is raised (SIGINT/SIGTERM in the CLI),
+ * the launch stops at the end of the current round of warp turns with
+ * GS_ERR_INTERRUPTED; device memory holds whatever the finished warp
+ * instructions wrote. */
 int func_run(const struct func_launch *l);
 
 /* ------------------------------------------------- timing-mode interface

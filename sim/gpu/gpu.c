@@ -500,6 +500,9 @@ int gpu_launch(struct gpu *g, const struct func_launch *l, uint32_t ctas_per_sm,
         fputs("\r\033[K", stderr);
     if (!rc && g->err)
         rc = g->err;
+    if (rc == GS_ERR_INTERRUPTED)
+        snprintf(l->err, l->err_len, "kernel '%s': interrupted at %.3f us simulated, %" PRIu64 " of %" PRIu64
+                 " CTAs finished", l->fn->name, (double)g->end_ps * 1e-6, g->ctas_done, g->ctas_total);
     if (!rc && !g->kernel_done) {
         rc = GS_ERR_EXEC;
         snprintf(l->err, l->err_len,
