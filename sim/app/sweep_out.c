@@ -161,6 +161,15 @@ static void manifest_doc(struct json_writer *w, void *arg)
         for (unsigned t = 0; t < SWEEP_MAX_TAGS && wl->tags[t]; t++)
             jw_str(w, NULL, wl->tags[t]);
         jw_arr_end(w);
+        /* The class `gpusim report` groups means by: the workload's
+         * cache/memory sensitivity from bench/experiments/baseline. */
+        bool cs = false, ms = false;
+        for (unsigned t = 0; t < SWEEP_MAX_TAGS && wl->tags[t]; t++) {
+            cs |= !strcmp(wl->tags[t], "cache-sensitive");
+            ms |= !strcmp(wl->tags[t], "memory-sensitive");
+        }
+        jw_str(w, "class", cs && ms ? "cache+memory-sensitive" : cs ? "cache-sensitive" : ms ? "memory-sensitive"
+                                                                                      : "insensitive");
         struct sweep_strv all = {0};
         sweep_variant_overrides(s, j->variant, &all);
         write_strv(w, "overrides", &all);

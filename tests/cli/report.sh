@@ -173,8 +173,9 @@ EOF
   expect_exit 0 "and is reported" -- "$GPUSIM" report "$TMP/real" --stat ipc,dram_traffic,stats.total.l1d.loads \
     --md "$TMP/real.md" --csv "$TMP/real.csv" --svg-dir "$TMP/real/fig" --x l1d.size
   contains "$TMP/real.md" "3 jobs: 3 finished" "every job finished"
-  contains "$TMP/real.md" "| vectoradd | 1.000 (" "the baseline cell is 1"
-  grep -q '^ipc,workload,vectoradd,tiny,,gto,1,1,[0-9.e+-]*,[0-9.e+-]*$' "$TMP/real.csv"
+  # vectoradd carries the class memory-sensitive (gpusim list; bench/experiments/baseline)
+  contains "$TMP/real.md" "| vectoradd | memory-sensitive | 1.000 (" "the baseline cell is 1"
+  grep -q '^ipc,workload,vectoradd,tiny,memory-sensitive,gto,1,1,[0-9.e+-]*,[0-9.e+-]*$' "$TMP/real.csv"
   ok $? "the CSV has a number for gto"
   contains "$TMP/real.md" "## \`stats.total.l1d.loads\`" "a path into the real statistics"
   [ -s "$TMP/real/fig/ipc-by-l1d.size.svg" ]; ok $? "line chart over l1d.size (baseline from its configuration)"

@@ -73,7 +73,7 @@ WL_REGISTER(atax) = {
     .summary = "matrix transpose times matrix-vector product, y = A^T (A x)",
     .mirrors = "Polybench ATAX (Polybench-GPU style)",
     .stresses = "memory-bound; uncoalesced row-per-thread reads (cache-sensitive) then coalesced column reads",
-    .flags = WL_REG_HEAVY,
+    .flags = WL_REG_HEAVY | WL_CACHE_SENS,
     .sizes = {"300 x 300", "2048 x 2048", "6144 x 6144", "12288 x 12288"},
     .run = run,
 };

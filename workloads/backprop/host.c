@@ -170,7 +170,7 @@ WL_REGISTER(backprop) = {
     .summary = "one training step of an n->16->1 perceptron: forward sums and weight update",
     .mirrors = "Rodinia backprop",
     .stresses = "shared-memory tree reductions, barriers, streaming weight updates",
-    .flags = 0,
+    .flags = WL_MEM_SENS,
     .sizes = {"512 inputs", "64K inputs", "512K inputs", "4M inputs"},
     .run = run,
 };

@@ -122,7 +122,7 @@ WL_REGISTER(bfs) = {
     .summary = "level-synchronous breadth-first search (level per node) on a random CSR graph",
     .mirrors = "Rodinia bfs",
     .stresses = "irregular gathers, memory-bound, branch divergence, one host round trip per level",
-    .flags = 0,
+    .flags = WL_CACHE_SENS,
     .sizes = {"1000 nodes", "128K nodes", "1M nodes", "8M nodes"},
     .run = run,
 };

@@ -77,7 +77,7 @@ WL_REGISTER(bicg) = {
     .summary = "BiCG sub-kernel: s = A^T r and q = A p",
     .mirrors = "Polybench BICG (Polybench-GPU style)",
     .stresses = "memory-bound; coalesced column reads then uncoalesced row-per-thread reads (cache-sensitive)",
-    .flags = WL_REG_HEAVY,
+    .flags = WL_REG_HEAVY | WL_CACHE_SENS,
     .sizes = {"300 x 300", "2048 x 2048", "6144 x 6144", "12288 x 12288"},
     .run = run,
 };

@@ -39,6 +39,12 @@ enum wl_size { WL_TINY, WL_SMALL, WL_MEDIUM, WL_LARGE, WL_N_SIZES };
 enum {
     WL_REG_HEAVY = 1u << 0, /* many live registers per thread (register-file studies) */
     WL_SHARING = 1u << 1,   /* thread blocks share data within a kernel (coherence/consistency) */
+    /* Classes measured by bench/experiments/baseline (gtx480, small size):
+     * cache-sensitive = seed 000's C1, more than 10 L1D accesses per 1000
+     * (thread) instructions under LRR; memory-sensitive = seed 003's rule,
+     * more than 20 % faster with dram.model = perfect. */
+    WL_CACHE_SENS = 1u << 2,
+    WL_MEM_SENS = 1u << 3,
 };
 
 struct wl;

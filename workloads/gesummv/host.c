@@ -68,7 +68,7 @@ WL_REGISTER(gesummv) = {
     .summary = "scaled sum of two matrix-vector products, y = alpha A x + beta B x",
     .mirrors = "Polybench GESUMMV (Polybench-GPU style)",
     .stresses = "memory-bound; two uncoalesced row-per-thread streams (cache-sensitive)",
-    .flags = WL_REG_HEAVY,
+    .flags = WL_REG_HEAVY | WL_CACHE_SENS,
     .sizes = {"300 x 300", "2048 x 2048", "6144 x 6144", "12288 x 12288"},
     .run = run,
 };

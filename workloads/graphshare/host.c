@@ -128,7 +128,7 @@ WL_REGISTER(graphshare) = {
     .summary = "connected components by in-place min-label propagation (hook + shortcut) over sweeps",
     .mirrors = "GPU connected components (label propagation, LonestarGPU/Gunrock style; host loop as Rodinia bfs)",
     .stresses = "irregular gathers, atomicMin on labels owned by other blocks, volatile inter-block reads",
-    .flags = WL_SHARING,
+    .flags = WL_SHARING | WL_CACHE_SENS,
     .sizes = {"1500 vertices", "128K vertices", "1M vertices", "8M vertices"},
     .run = run,
 };

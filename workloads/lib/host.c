@@ -202,7 +202,7 @@ WL_REGISTER(lib) = {
     .summary = "LIBOR market model Monte Carlo: swaption portfolio value and pathwise deltas per path",
     .mirrors = "ISPASS-2009 LIB (LIBOR Monte Carlo)",
     .stresses = "compute-bound, register-heavy, per-thread local arrays, SFU (exp), long serial loops",
-    .flags = WL_REG_HEAVY,
+    .flags = WL_REG_HEAVY | WL_CACHE_SENS,
     .sizes = {"200 paths", "2048 paths", "20480 paths", "81920 paths"},
     .run = run,
 };

@@ -214,7 +214,7 @@ WL_REGISTER(spinlock) = {
     .summary = "hash-table insertion under per-bucket spin locks (multi-field records and per-key list nodes)",
     .mirrors = "lock-based concurrent GPU data structures (bucketed hash table with spin locks)",
     .stresses = "atomicCAS/atomicExch lock contention (hot keys, intra-warp), fences, pointer chasing",
-    .flags = WL_SHARING,
+    .flags = WL_SHARING | WL_CACHE_SENS,
     .sizes = {"1000 items, 300 keys, 61 buckets", "256K items, 32K keys, 8K buckets",
               "6M items, 256K keys, 64K buckets", "32M items, 2M keys, 512K buckets"},
     .run = run,

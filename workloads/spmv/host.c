@@ -149,7 +149,7 @@ WL_REGISTER(spmv) = {
     .summary = "CSR sparse matrix-vector product, scalar (thread/row) and vector (warp/row) kernels",
     .mirrors = "Parboil spmv",
     .stresses = "irregular, memory-bound gathers, divergence on varied row lengths",
-    .flags = WL_REG_HEAVY,
+    .flags = WL_REG_HEAVY | WL_CACHE_SENS,
     .sizes = {"1000 rows, ~33 nonzeros per row on average", "100K rows", "1M rows", "4M rows"},
     .run = run,
 };

@@ -201,7 +201,7 @@ WL_REGISTER(srad) = {
     .summary = "speckle-reducing anisotropic diffusion of an image (ROI reduction + 2 stencil kernels)",
     .mirrors = "Rodinia srad (v2)",
     .stresses = "shared-memory stencils with halos, IEEE divisions, many streamed arrays, tree reduction",
-    .flags = 0,
+    .flags = WL_MEM_SENS,
     .sizes = {"64x96 pixels, 3 iterations", "512x512, 6 iterations", "2048x1024, 6 iterations",
               "4096x4096, 5 iterations"},
     .run = run,

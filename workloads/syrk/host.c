@@ -61,7 +61,7 @@ WL_REGISTER(syrk) = {
     .summary = "symmetric rank-k update C = alpha*A*A^T + beta*C (fp32)",
     .mirrors = "Polybench/GPU SYRK",
     .stresses = "compute-bound inner product loop, strided uncoalesced loads with heavy reuse",
-    .flags = WL_REG_HEAVY,
+    .flags = WL_REG_HEAVY | WL_CACHE_SENS,
     .sizes = {"n=45, m=23", "n=m=384", "n=m=768", "n=m=1536"},
     .run = run,
 };

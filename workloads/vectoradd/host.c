@@ -46,6 +46,7 @@ WL_REGISTER(vectoradd) = {
     .summary = "element-wise sum of two float vectors",
     .mirrors = "CUDA SDK vectorAdd / ISPASS-2009 style",
     .stresses = "memory-bound, streaming, fully coalesced",
+    .flags = WL_MEM_SENS,
     .sizes = {"1000 floats", "256K floats", "4M floats", "16M floats"},
     .run = run,
 };
