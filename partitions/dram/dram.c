@@ -124,7 +124,12 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
     memset(d, 0, sizeof *d);
     d->cfg = *cfg;
     d->channel_id = channel_id;
-    d->sched = cfg->sched == DRAM_SCHED_FCFS ? &dram_sched_fcfs : &dram_sched_frfcfs;
+    switch (cfg->sched) {
+    case DRAM_SCHED_FCFS: d->sched = &dram_sched_fcfs; break;
+    case DRAM_SCHED_MSHR_M: d->sched = &dram_sched_mshr_m; break;
+    case DRAM_SCHED_MSHR_S: d->sched = &dram_sched_mshr_s; break;
+    default: d->sched = &dram_sched_frfcfs; break;
+    }
     if (d->sched->init)
         d->sched->init(d);
     d->burst_cycles = (uint32_t)(cfg->burst / cfg->data_cmd_ratio);

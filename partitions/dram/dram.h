@@ -53,7 +53,7 @@
 
 /* ------------------------------------------------------------ configuration */
 
-enum dram_sched_kind { DRAM_SCHED_FRFCFS = 0, DRAM_SCHED_FCFS = 1 };
+enum dram_sched_kind { DRAM_SCHED_FRFCFS = 0, DRAM_SCHED_FCFS = 1, DRAM_SCHED_MSHR_M = 2, DRAM_SCHED_MSHR_S = 3 };
 enum dram_model_kind { DRAM_MODEL_NORMAL = 0, DRAM_MODEL_PERFECT = 1 };
 
 /* Section "dram" (keys in partitions/dram/dram_cfg.c). Timing values are DRAM

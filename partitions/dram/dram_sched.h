@@ -15,6 +15,8 @@
  *    round-robin.
  *  - fcfs (dram_fcfs.c): the oldest waiting request overall, and only it:
  *    when its bank is busy nothing is handed (strict arrival order).
+ *  - mshr_m, mshr_s (dram_mshr_m.c, dram_mshr_s.c, shared dram_mshr.c):
+ *    seed 003's inter-core-locality-aware selection by L2 MSHR merge count.
  */
 #ifndef GPUSIM_PARTITIONS_DRAM_DRAM_SCHED_H
 #define GPUSIM_PARTITIONS_DRAM_DRAM_SCHED_H
@@ -47,6 +49,13 @@ struct dram_sched_ops {
 
 extern const struct dram_sched_ops dram_sched_frfcfs;
 extern const struct dram_sched_ops dram_sched_fcfs;
+extern const struct dram_sched_ops dram_sched_mshr_m;
+extern const struct dram_sched_ops dram_sched_mshr_s;
+
+/* Shared by mshr_m / mshr_s (dram_mshr.c): hand the best request by merge
+ * score; sum = row score is the sum (MSHR-S) rather than the max (MSHR-M). */
+bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum);
+void dram_mshr_on_update(struct dram *d, uint32_t s, uint16_t old_merges, cycle_t cycle);
 
 /* Whether slot s may be scheduled now: in separate_rw mode only the
  * direction of the current mode (read or write drain) is eligible. */

@@ -1,0 +1,118 @@
+/* partitions/dram/dram_mshr.c: the shared selection of the inter-core-
+ * locality-aware schedulers (dram-intercore-locality.md §2.3, seed 003;
+ * policies in dram_mshr_m.c and dram_mshr_s.c).
+ *
+ * What is modelled: per bank with no request in service, in round-robin
+ * order from the bank after the one served last (as frfcfs):
+ *   1. among the eligible waiting requests to the bank's last-scheduled
+ *      row, the one with the largest request score s(r);
+ *   2. otherwise the row with the largest row score S(b, row) (max or sum
+ *      of s(r) over its eligible requests) becomes the bank's row, and its
+ *      request with the largest s(r) is handed.
+ * Ties go to the oldest request (the bank list is in arrival order and
+ * only a strictly larger score replaces the current choice; spec §2.3 step
+ * 6.3). With every merge count 1, MSHR-M is exactly frfcfs (every row
+ * scores 1, so the oldest request's row wins) and MSHR-S opens the row with
+ * the most pending requests. At most one request is handed per DRAM cycle.
+ *
+ * s(r) is the read's merge count (req.merges: the requests its L2 MSHR entry
+ * holds, raised by dram_update when later misses merge). Writes and reads
+ * without merge information count 1, like a lone read (NOTE(mshr-write)).
+ *
+ * What is not modelled here: the L2-side merge-information buffer and the
+ * dummy update messages with their link cost (today dram_update delivers the
+ * new count at once: the spec's oracle mode, icl.exact_hw = 0), and
+ * MSHR-S+A's age scores. Both are open in issue 17.
+ */
+#include "partitions/dram/dram_sched.h"
+
+/* NOTE(mshr-write): a write (unified queue) or a read pushed without a
+ * merge count scores 1. In separate_rw mode writes are scheduled only in
+ * write-drain mode, where every score is 1: FR-FCFS, as the spec asks. */
+static inline uint32_t req_score(const struct dram *d, uint32_t s)
+{
+    const struct dram_req *r = &d->slot[s].req;
+    return r->is_write || r->merges == 0 ? 1u : r->merges;
+}
+
+/* Row score of `row` in bank b over eligible waiting requests. */
+static uint64_t row_score(const struct dram *d, const struct dram_bank *bk, uint32_t row, bool sum)
+{
+    uint64_t sc = 0;
+    for (uint32_t s = bk->head; s != DRAM_NONE; s = d->slot[s].bnext) {
+        if (d->slot[s].req.row != row || !dram_sched_eligible(d, s))
+            continue;
+        uint32_t v = req_score(d, s);
+        if (sum)
+            sc += v;
+        else if (v > sc)
+            sc = v;
+    }
+    return sc;
+}
+
+/* The eligible request of bank b to `row` with the largest score (oldest on ties). */
+static uint32_t best_in_row(const struct dram *d, const struct dram_bank *bk, uint32_t row)
+{
+    uint32_t best = DRAM_NONE, best_sc = 0;
+    for (uint32_t s = bk->head; s != DRAM_NONE; s = d->slot[s].bnext) {
+        if (d->slot[s].req.row != row || !dram_sched_eligible(d, s))
+            continue;
+        uint32_t v = req_score(d, s);
+        if (best == DRAM_NONE || v > best_sc) {
+            best = s;
+            best_sc = v;
+        }
+    }
+    return best;
+}
+
+bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum)
+{
+    uint32_t nb = (uint32_t)d->cfg.banks;
+    for (uint32_t i = 0; i < nb; i++) {
+        uint32_t b = (d->sched_rr + i) % nb;
+        struct dram_bank *bk = &d->bank[b];
+        if (bk->serving != DRAM_NONE || bk->head == DRAM_NONE)
+            continue;
+        uint32_t pick = best_in_row(d, bk, bk->sched_row); /* rule 1: hits to the current row */
+        if (pick == DRAM_NONE) {
+            /* rule 2: the row with the largest score; scanning in arrival
+             * order and replacing only on a strictly larger score keeps the
+             * row of the oldest request on ties. Rows are scored once each
+             * (a row already seen earlier in the list is skipped). */
+            uint64_t best_sc = 0;
+            uint32_t best_row = DRAM_NONE;
+            for (uint32_t s = bk->head; s != DRAM_NONE; s = d->slot[s].bnext) {
+                if (!dram_sched_eligible(d, s))
+                    continue;
+                uint32_t row = d->slot[s].req.row;
+                bool seen = false;
+                for (uint32_t t = bk->head; t != s && !seen; t = d->slot[t].bnext)
+                    seen = d->slot[t].req.row == row && dram_sched_eligible(d, t);
+                if (seen)
+                    continue;
+                uint64_t sc = row_score(d, bk, row, sum);
+                if (best_row == DRAM_NONE || sc > best_sc) {
+                    best_row = row;
+                    best_sc = sc;
+                }
+            }
+            if (best_row == DRAM_NONE)
+                continue;
+            pick = best_in_row(d, bk, best_row);
+        }
+        dram_sched_hand(d, pick, cycle);
+        d->sched_rr = (b + 1) % nb;
+        return true;
+    }
+    return false;
+}
+
+void dram_mshr_on_update(struct dram *d, uint32_t s, uint16_t old_merges, cycle_t cycle)
+{
+    /* The count is already in req.merges (dram_update); scores are read at
+     * pick time, so nothing is cached. The entry exists so that the memory
+     * partition wires its L2 merge hook (dram_sched_wants_update). */
+    (void)d, (void)s, (void)old_merges, (void)cycle;
+}
