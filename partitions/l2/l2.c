@@ -60,6 +60,7 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
 
     uint32_t n_mshr = (uint32_t)cfg->mshr;
     mshr_init(&l->mshr, n_mshr, l->mshr_merge, sizeof(struct l2_pend));
+    stat_hist_init(&l->merge_at_fill, l->mshr_merge + 1, 1);
     l->mshr_lineidx = xcalloc(n_mshr, sizeof *l->mshr_lineidx);
     l->drain_from = xcalloc(n_mshr, sizeof *l->drain_from);
     l->drain_pos = xcalloc(n_mshr, sizeof *l->drain_pos);
@@ -93,6 +94,7 @@ void l2_fini(struct l2 *l)
 {
     ta_fini(&l->tags);
     mshr_fini(&l->mshr);
+    stat_hist_fini(&l->merge_at_fill);
     free(l->data);
     free(l->valid);
     free(l->dirty_res);
@@ -572,6 +574,8 @@ static bool lookup(struct l2 *l, uint64_t c)
         }
         l2_step(&s, COH_L2_R, ev);
         l->st.merges++;
+        if (mshr_count(&l->mshr, (uint32_t)s.e) == 2)
+            l->n_multi++;
         l->st.acc[rq->op]++;
         if (UNLIKELY(l->on_merge != NULL))
             l->on_merge(l->merge_ctx, l->instance, la, mshr_count(&l->mshr, (uint32_t)s.e), rq);
@@ -665,6 +669,7 @@ static void fill(struct l2 *l, const struct l2_fill *f, uint64_t c)
     l->drain[idx_ring_tail(&l->drain_r)] = (uint32_t)e;
     l->drain_r.n++;
     l->st.fills++;
+    stat_hist_add(&l->merge_at_fill, n);
 }
 
 /* Stage 2: one reply of the oldest filled entry per cycle. */
@@ -698,6 +703,8 @@ static void drain(struct l2 *l, uint64_t c)
         if (!rest_silent)
             return;
     }
+    if (n > 1)
+        l->n_multi--;
     mshr_release(&l->mshr, e);
     idx_ring_pop(&l->drain_r);
 }
@@ -722,8 +729,12 @@ uint64_t l2_tick(struct l2 *l, uint64_t c)
         SIM_ASSERT(c > l->last_tick, "l2 slice %d: tick %llu after %llu", l->instance, (unsigned long long)c,
                    (unsigned long long)l->last_tick);
         uint64_t dt = c - l->last_tick;
-        l->st.mshr_occ.sum += (uint64_t)mshr_in_use(&l->mshr) * dt;
+        uint32_t in_use = mshr_in_use(&l->mshr);
+        l->st.mshr_occ.sum += (uint64_t)in_use * dt;
         l->st.mshr_occ.count += dt;
+        /* NOTE(merge-classes): the state held since the last tick, as mshr_occ
+         * (exact with idle skipping: MSHR state changes only inside ticks). */
+        l->st.mshr_cycles[in_use == 0 ? 0 : l->n_multi ? 2 : 1] += dt;
     }
     l->last_tick = c;
     l->ticked = true;
@@ -825,6 +836,13 @@ void l2_stats_register(struct l2 *l, struct stats *s)
     stats_counter(s, "l2", i, "stall_drain_full", &l->st.stall_drain_full,
                   "L2 cycles a fill reply waited for L2->icnt queue room");
     stats_avg(s, "l2", i, "mshr_occupancy", &l->st.mshr_occ, "MSHR entries in use, averaged over L2 cycles");
+    stats_counter(s, "l2", i, "mshr_cycles_idle", &l->st.mshr_cycles[0], "L2 cycles with no MSHR entry in use");
+    stats_counter(s, "l2", i, "mshr_cycles_single", &l->st.mshr_cycles[1],
+                  "L2 cycles with MSHR entries in use, each holding one request");
+    stats_counter(s, "l2", i, "mshr_cycles_merged", &l->st.mshr_cycles[2],
+                  "L2 cycles with some MSHR entry holding more than one request (003: inter-core locality)");
+    stats_hist(s, "l2", i, "merge_at_fill", &l->merge_at_fill,
+               "requests an MSHR entry holds when its fill arrives (bin = count)");
     stats_avg(s, "l2", i, "hit_latency", &l->st.hit_lat, "L2 cycles from arrival to reply, hits");
     stats_avg(s, "l2", i, "miss_latency", &l->st.miss_lat, "L2 cycles from arrival to reply, served at fill");
     /* Only with a non-default policy or victim tags, so the default output is unchanged. */

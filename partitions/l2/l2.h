@@ -141,6 +141,8 @@ struct l2_stats {
     uint64_t stall_dram_full;      /* cycles the miss-queue head waited for L2->DRAM room */
     uint64_t stall_drain_full;     /* cycles a fill reply waited for reply-queue room */
     struct stat_avg mshr_occ;      /* MSHR entries in use, one sample per L2 cycle (entries) */
+    uint64_t mshr_cycles[3];       /* L2 cycles with no MSHR entry in use / every entry holding one
+                                      request / some entry holding more (seed 003's merge classes) */
     struct stat_avg hit_lat;       /* L2 cycles from push to reply poppable, hits */
     struct stat_avg miss_lat;      /* L2 cycles from push to reply poppable, served at fill */
 };
@@ -214,6 +216,9 @@ struct l2 {
     uint8_t *dirty_res;    /* [n_lines] a RESERVED line already holds written bytes (byte_mask) */
     struct mshr mshr;      /* outstanding misses; slots are struct l2_pend */
     uint32_t *mshr_lineidx;/* [mshr entries] reserved line of the entry */
+    uint32_t n_multi;      /* MSHR entries in use that hold more than one request (entries) */
+    struct stat_hist merge_at_fill; /* statistics: requests an MSHR entry holds when its fill arrives
+                                       (outside st: it owns memory, st is compared bytewise in tests) */
     uint64_t *drain_from;  /* [mshr entries] first cycle its replies may leave */
     uint32_t *drain_pos;   /* [mshr entries] replies already sent */
 
