@@ -63,9 +63,11 @@ gs_ctx *gs_ctx_create(const char *config, const char *const *overrides);
 void gs_ctx_destroy(gs_ctx *ctx);
 
 /* Host-side options of timing mode (sim.mode = timing); results never
- * depend on them. threads: host threads for the engine (0 = one per
- * physical core, capped by the model's partitions); sm_threads and
- * mem_threads: an explicit split (both or neither non-zero); pin: 0 none,
+ * depend on them. threads: the most host threads the engine uses (0 =
+ * auto: the CPUs idle at the first launch, at most the physical cores and
+ * the model's partitions; with sync.adaptive the engine runs fewer when
+ * that is faster, docs/engine.md); sm_threads and mem_threads: an explicit
+ * split (both or neither non-zero; no adaptation); pin: 0 none,
  * 1 one thread per physical core, 2 compact; progress: non-zero prints a
  * progress line on stderr (kernel, CTAs done, cycles, rate, elapsed) while
  * kernels run; stop_flag: optional, read at quantum boundaries (functional

@@ -20,11 +20,15 @@
  * engine_msg.c the messages (send, pool and heap, inbound drain, channels);
  * engine_threads.c the host threads (plan and mapping, NOTE(mixed-threads);
  * barrier spin/sleep policy, NOTE(oversubscribed-spin); creation and
- * pinning); engine_internal.h the shared structures.
+ * pinning; re-partitioning and parking, NOTE(parking)); engine_adapt.c
+ * when to re-partition (NOTE(adaptive)); engine_internal.h the shared
+ * structures.
  *
- * What it deliberately does not do: balance load dynamically (the mapping of
- * partitions to threads is fixed per engine), or move partitions between
- * threads. Both would break first-touch placement for little gain.
+ * Moving partitions: the adaptive engine (sync.adaptive) changes the
+ * mapping at quantum boundaries, in the serial step. A partition's state
+ * stays where its first owner allocated it (first touch); on one socket
+ * that costs only the cache refill of the new owner. What it deliberately
+ * does not do: move a partition inside a quantum, or migrate its memory.
  */
 #include "sync/engine.h"
 
@@ -38,6 +42,7 @@
 #include "sync/arena.h"
 #include "sync/atomics.h"
 #include "sync/engine_internal.h"
+#include "sync/futex.h"
 #include "sync/qbarrier.h"
 #include "sync/topo.h"
 
@@ -49,6 +54,8 @@ static double now_s(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+static inline double ns_to_s(uint64_t ns) { return (double)ns * 1e-9; }
 
 /* First edge of period p at or after t. */
 static inline ps_t edge_at_or_after(ps_t t, ps_t p)
@@ -66,6 +73,8 @@ struct engine *eng_create(const struct engine_cfg *cfg, void *model)
     e->cfg = *cfg;
     e->model = model;
     e->lookahead = PS_NEVER;
+    atomic_init(&e->active_hint, 0);
+    atomic_init(&e->park_gen, 0);
     return e;
 }
 
@@ -290,16 +299,11 @@ static ps_t part_next(const struct eng_part_rt *p)
 
 /* -------------------------------------------------------------- serial */
 
-static void serial_step(void *arg)
+/* Decide what comes after the quantum ending at now: stop (e->stop,
+ * e->finish) or the start of the next quantum to run (e->q_start), jumping
+ * over quanta in which nothing is due anywhere. */
+static void serial_advance(struct engine *e, ps_t now, ps_t next)
 {
-    struct engine *e = arg;
-    ps_t now = e->q_start + e->quantum; /* end of the quantum just run */
-    ps_t next = PS_NEVER;
-    for (unsigned i = 0; i < e->n_threads; i++)
-        next = MIN(next, e->threads[i].local_next);
-    e->quanta++;
-    e->q_index++;
-
     if (e->progress)
         e->progress(e->progress_arg, now);
     if (e->stop_flag && at_load_acq_u32(e->stop_flag)) {
@@ -337,6 +341,38 @@ static void serial_step(void *arg)
     e->q_start = start;
 }
 
+/* The barrier hook, run by the last thread to arrive (arg: its context)
+ * while the threads of the quantum just run wait. */
+static void serial_step(void *arg)
+{
+    struct eng_ctx *sctx = arg;
+    struct engine *e = sctx->eng;
+    ps_t now = e->q_start + e->quantum; /* end of the quantum just run */
+    ps_t next = PS_NEVER;
+    for (unsigned i = 0; i < e->n_active; i++) /* the threads that ran it */
+        next = MIN(next, e->threads[i].local_next);
+    bool sampled = eng_sampled(e, e->q_index);
+    e->quanta++;
+    e->q_index++;
+    e->adapt_rep.quanta++;
+    e->adapt_rep.thread_quanta += e->n_active;
+
+    serial_advance(e, now, next);
+    /* The serial thread arrived last: its arrival time is when the quantum
+     * ended for everyone. May re-partition (not when stopping). */
+    unsigned before = e->n_active;
+    eng_adapt_quantum(e, sctx->t_arrive_ns, sampled);
+    if (e->n_active > before) {
+        sctx->post_join_lo = before;
+        sctx->post_join_hi = e->n_active;
+    }
+    if (e->stop)
+        sctx->post_exit = true;
+    e->t_release_ns = sync_mono_ns();
+    e->t_serial_ns = e->t_release_ns > sctx->t_arrive_ns ? e->t_release_ns - sctx->t_arrive_ns : 0;
+    e->prof.serial_s += ns_to_s(e->t_serial_ns);
+}
+
 void eng_wake_serial(struct engine *e, uint32_t unit, ps_t t)
 {
     const struct eng_unit_rec *u = &e->units[unit];
@@ -359,7 +395,7 @@ void eng_thread_run(struct eng_ctx *ctx)
      * a deterministic order. */
     if (!e->initialized) {
         for (unsigned turn = 0; turn < e->n_threads; turn++) {
-            if ((unsigned)ctx->index == turn) {
+            if ((unsigned)ctx->index == turn) { /* every thread is active in the first run */
                 for (unsigned i = 0; i < ctx->n_parts; i++)
                     part_rt_create(e, ctx, ctx->parts[i]);
                 for (unsigned i = 0; i < ctx->n_parts; i++) {
@@ -372,29 +408,57 @@ void eng_thread_run(struct eng_ctx *ctx)
         }
     }
 
-    double t0 = now_s();
     for (;;) {
+        if (at_load_acq_u32(&ctx->state) != ENG_THR_ACTIVE && !eng_park(ctx))
+            break; /* pairs with the serial thread's release in eng_after_release */
         ps_t t_start = e->q_start;
         ctx->t_end = t_start + e->quantum;
         ctx->parity = (unsigned)(e->q_index & 1u);
         ctx->sent_min = PS_NEVER;
+        ctx->sampling = eng_sampled(e, e->q_index);
         eng_drain_inbound(e, ctx);
         ps_t local = PS_NEVER;
-        for (unsigned i = 0; i < ctx->n_parts; i++) {
-            struct eng_part_rt *p = e->rt[ctx->parts[i]];
-            part_run(e, ctx, p, ctx->t_end);
-            local = MIN(local, part_next(p));
+        if (!ctx->sampling) {
+            for (unsigned i = 0; i < ctx->n_parts; i++) {
+                struct eng_part_rt *p = e->rt[ctx->parts[i]];
+                part_run(e, ctx, p, ctx->t_end);
+                local = MIN(local, part_next(p));
+            }
+            ctx->t_arrive_ns = sync_mono_ns();
+        } else {
+            /* A sampled quantum times each partition (engine_adapt.c). */
+            uint64_t t = sync_mono_ns();
+            for (unsigned i = 0; i < ctx->n_parts; i++) {
+                struct eng_part_rt *p = e->rt[ctx->parts[i]];
+                part_run(e, ctx, p, ctx->t_end);
+                local = MIN(local, part_next(p));
+                uint64_t t2 = sync_mono_ns();
+                p->sample_ns = t2 - t;
+                p->work_ns += t2 - t;
+                t = t2;
+            }
+            ctx->t_arrive_ns = t;
         }
         ctx->local_next = MIN(local, ctx->sent_min);
-        double t1 = now_s();
-        ctx->rep.busy_s += t1 - t0;
-        qbar_wait(&e->bar, &ctx->bar, serial_step, e);
-        t0 = now_s();
-        ctx->rep.wait_s += t0 - t1;
+        /* One clock read per quantum: busy is from the release that started
+         * this quantum (so a thread woken late counts its lateness). */
+        if (ctx->t_arrive_ns > e->t_release_ns)
+            ctx->rep.busy_s += ns_to_s(ctx->t_arrive_ns - e->t_release_ns);
+        ctx->rep.quanta++;
+        at_store_rlx_u32(&ctx->arrived, ctx->bar.sense + 1u); /* read by spin checks */
+        if (qbar_wait(&e->bar, &ctx->bar, serial_step, ctx))
+            eng_after_release(ctx);
+        /* A thread parked by this serial step is no longer in the barrier's
+         * count: later serial steps may run now, so it reads nothing more of
+         * the engine until eng_park returns. */
+        if (at_load_acq_u32(&ctx->state) != ENG_THR_ACTIVE)
+            continue;
+        ctx->rep.wait_s += ns_to_s(e->t_release_ns - ctx->t_arrive_ns);
         if (e->stop)
             break;
     }
     ctx->rep.barrier_sleeps = ctx->bar.sleeps;
+    ctx->rep.spin_aborts = ctx->bar.spin_aborts;
 }
 
 /* ----------------------------------------------------------------- run */
@@ -413,18 +477,24 @@ int eng_run(struct engine *e, const struct eng_run_opts *o, struct eng_result *r
     if (eng_threads_map(e, o, err, err_len) != 0)
         return -1;
     unsigned n_thr = e->n_threads;
+    /* Adapt only when the split is ours to choose and there is a choice;
+     * the debug re-partitioner works whatever the options. */
+    e->adaptive = e->cfg.adaptive && !e->explicit_split && n_thr > 1;
     eng_threads_barrier_init(e);
+    eng_adapt_begin_run(e);
     e->stop = false;
     e->quanta = 0;
     e->skipped = 0;
 
     double t0 = now_s();
+    e->t_release_ns = sync_mono_ns();
     eng_threads_spawn_join(e);
     e->initialized = true;
 
     free(e->reports);
     e->reports = xcalloc(n_thr, sizeof *e->reports);
     for (unsigned t = 0; t < n_thr; t++) {
+        e->prof.msgs += e->threads[t].rep.msgs_sent;
         e->reports[t] = e->threads[t].rep;
         e->reports[t].n_partitions = e->threads[t].n_parts;
         e->reports[t].cpu = e->threads[t].pin_cpu;
@@ -436,6 +506,9 @@ int eng_run(struct engine *e, const struct eng_run_opts *o, struct eng_result *r
     res->threads = n_thr;
     res->wall_s = now_s() - t0;
     res->per_thread = e->reports;
+    e->adapt_rep.active_end = e->n_active;
+    res->adapt = e->adapt_rep;
+    res->profile = e->prof;
     return 0;
 }
 
@@ -462,6 +535,8 @@ void eng_destroy(struct engine *e)
         free(e->threads[t].parts);
     }
     eng_chans_free(e);
+    eng_adapt_free(e);
+    free(e->owner_tmp);
     free(e->threads);
     free(e->rt);
     free(e->reports);

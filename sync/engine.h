@@ -30,6 +30,16 @@
  *    of the next one (its arrival time is raised to t_end). Deterministic for
  *    a given Q, whatever the thread count.
  *
+ * Adaptive parallelism (sync.adaptive, default on): because results never
+ * depend on the mapping, the serial step may change how many of the run's
+ * threads take part and which partitions each owns. From partition run
+ * times sampled every few quanta and the measured cost per quantum of each
+ * thread count it has run, it predicts the quantum time of every
+ * candidate count and moves to the fastest (NOTE(adaptive) in
+ * engine_adapt.c); threads left without a partition sleep (parked) until
+ * needed. Messages still in flight move to their destination partitions'
+ * heaps at such a change. docs/engine.md.
+ *
  * Full rings: a producer whose ring to a consumer thread is full appends the
  * message to an overflow list that it owns, double-buffered by quantum
  * parity. The consumer reads ring and overflow list of the previous quantum
@@ -64,6 +74,15 @@ struct engine_cfg {
     uint64_t ring_slots;  /* engine.ring_slots (entries): SPSC ring capacity per thread pair */
     uint64_t spin_limit;  /* engine.spin (iterations): barrier spins before futex sleep */
     uint64_t max_time_ps; /* engine.max_time (ps): stop the run at this simulated time, 0 = none */
+    /* Adaptive parallelism (docs/engine.md); all zero = off, as in bench/engine. */
+    bool adaptive;             /* sync.adaptive: change active threads and mapping at quantum boundaries */
+    uint64_t adapt_window_ps;  /* sync.adapt_window (ps of host wall time): one measurement window */
+    double adapt_gain;         /* sync.adapt_gain: more threads only when this much faster (0.1 = 10%) */
+    uint64_t adapt_hold_max;   /* sync.adapt_hold_max (windows): longest trust in a measured overhead */
+    uint64_t sample_period;    /* sync.sample_period (quanta): partitions timed in one quantum of N, 0 = never */
+    uint64_t spin_check_ps;    /* sync.spin_check (ps of host time): spin before checking that the awaited thread runs, 0 = never */
+    uint64_t debug_seed;       /* sync.debug_repartition_seed: non-zero = re-partition at random (tests) */
+    bool adapt_trace;          /* sync.adapt_trace: one stderr line per measurement window */
 };
 
 extern const struct cfg_section engine_cfg_section;
@@ -144,8 +163,8 @@ unsigned eng_n_units(const struct engine *eng);
 /* --------------------------------------------------------------- running */
 
 struct eng_run_opts {
-    unsigned threads;     /* total host threads; 0 = physical cores (hwloc) */
-    unsigned sm_threads;  /* explicit split (both or neither non-zero) */
+    unsigned threads;     /* total host threads; 0 = auto (eng_auto_threads) */
+    unsigned sm_threads;  /* explicit split (both or neither non-zero; turns sync.adaptive off) */
     unsigned mem_threads;
     enum eng_pin pin;     /* thread pinning policy */
     const atomic_u32 *stop_flag; /* read (acquire) at each quantum boundary: non-zero = stop */
@@ -163,13 +182,46 @@ enum eng_finish {
 };
 
 struct eng_thread_report {
-    unsigned n_partitions;  /* partitions owned */
+    unsigned n_partitions;  /* partitions owned at the end of the run */
     int cpu;                /* OS CPU it was pinned to, -1 if unpinned */
     uint64_t msgs_sent;     /* cross-partition messages sent */
     uint64_t msgs_overflow; /* of which went to the overflow list */
     uint64_t barrier_sleeps;
+    uint64_t spin_aborts;   /* barrier spins cut short: the awaited thread was not running */
+    uint64_t quanta;        /* quanta this thread ran (not parked) */
     double busy_s;          /* wall seconds outside the barrier */
     double wait_s;          /* wall seconds inside the barrier */
+    double parked_s;        /* wall seconds parked (owning no partition) */
+};
+
+/* What the adaptive engine did, since eng_create (all runs). */
+struct eng_adapt_report {
+    uint64_t quanta;          /* quanta run */
+    uint64_t thread_quanta;   /* sum over quanta of the threads that ran them */
+    uint64_t repartitions;    /* changes of the active threads or of the mapping */
+    uint64_t windows;         /* measurement windows closed */
+    uint64_t moves;           /* changes of the active thread count */
+    uint64_t desched_windows; /* windows in which runnable engine threads lacked CPU */
+    unsigned active_end;      /* active threads at the end of the last run */
+};
+
+#define ENG_PROJ_MAX 8 /* thread counts projected from a profile */
+
+/* Sampled partition work, for speed-up projections (bench/speed,
+ * docs/engine.md "Profile"), since eng_create. Each sampled quantum times
+ * every partition run separately (sync.sample_period). */
+struct eng_profile {
+    uint64_t quanta;          /* quanta run */
+    uint64_t samples;         /* of which sampled */
+    double serial_s;          /* wall s in the serial step, all quanta */
+    double work_s;            /* sampled quanta: sum of all partitions' run time */
+    double max_part_s;        /* sampled quanta: sum of the busiest partition's run time */
+    uint64_t msgs;            /* cross-partition messages sent, all quanta */
+    unsigned n_proj;          /* entries of the two arrays below */
+    unsigned proj_threads[ENG_PROJ_MAX];   /* thread counts (capped by the partitions) */
+    double proj_makespan_s[ENG_PROJ_MAX];  /* sampled quanta: sum of the busiest thread's work when the
+                                            * partitions are split over proj_threads[i] threads by
+                                            * measured work (greedy, longest first) */
 };
 
 struct eng_result {
@@ -177,14 +229,23 @@ struct eng_result {
     ps_t end_time;          /* simulated ps at the end of the run */
     uint64_t quanta;        /* quanta executed */
     uint64_t quanta_skipped;/* quanta jumped over because everything was idle */
-    unsigned threads;       /* host threads used */
+    unsigned threads;       /* host threads started (the most that ran at once) */
     double wall_s;          /* wall seconds of eng_run */
     struct eng_thread_report *per_thread; /* [threads], valid until the next run or destroy */
+    struct eng_adapt_report adapt;        /* cumulative */
+    struct eng_profile profile;           /* cumulative */
 };
+
+/* Host threads for eng_run_opts.threads = 0: the CPUs this process may use
+ * that are idle now (/proc/stat sampled for sample_ms, else the load
+ * average), at least 1, at most the physical cores. */
+unsigned eng_auto_threads(unsigned sample_ms);
 
 /* Run until the serial hook stops, everything is idle, max_time or stop_flag.
  * Can be called again to continue (threads are created per call; partition
- * init runs on the first call only; the thread mapping must not change).
+ * init runs on the first call only; the number of threads is fixed by the
+ * first call: a later call must ask for the same count, or 0 = auto; the
+ * mapping of partitions carries over from where the last call left it).
  * Returns 0, or -1 with a message in *err (bad thread options). */
 int eng_run(struct engine *eng, const struct eng_run_opts *o, struct eng_result *res, char *err,
             size_t err_len);
@@ -203,7 +264,10 @@ void eng_send(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t la
 /* Attach a unit's state (called from the partition init). */
 void eng_unit_bind(struct eng_ctx *ctx, uint32_t unit, void *self);
 void *eng_unit_self(const struct engine *eng, uint32_t unit);
-/* Allocate from the calling thread's arena, zeroed, cache-line aligned. */
+/* Allocate from the calling thread's arena, zeroed, cache-line aligned.
+ * The block lives until eng_destroy, wherever its partition runs later (the
+ * adaptive engine moves partitions between threads; the model calls this
+ * from partition inits only). */
 void *eng_alloc(struct eng_ctx *ctx, size_t bytes);
 int eng_ctx_thread(const struct eng_ctx *ctx);
 

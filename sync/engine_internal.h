@@ -13,14 +13,19 @@
  *   engine_msg.c      eng_send, the message pool and heap, inbound ring
  *                     drain, channel allocation
  *   engine_threads.c  thread plan and partition assignment, thread start
- *                     (pinning, arena), barrier spin/sleep policy
- *   engine_cfg.c      the sync.* configuration keys
+ *                     (pinning, arena), barrier spin/sleep policy, parking,
+ *                     re-partitioning, the automatic thread count
+ *   engine_adapt.c    the adaptive controller (measurement windows, trials
+ *                     of other thread counts, balancing by measured work),
+ *                     the debug re-partitioner and the work profile
+ *   sim/cfg/sync_cfg.c the sync.* configuration keys
  */
 #ifndef GPUSIM_SYNC_ENGINE_INTERNAL_H
 #define GPUSIM_SYNC_ENGINE_INTERNAL_H
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <time.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -93,6 +98,9 @@ struct eng_part_rt {
     size_t n_chunks;     /* chunks allocated */
     uint32_t *free_slots; /* free pool slots (stack) */
     size_t n_free, cap_free; /* entries */
+    /* Written by the thread running the partition, read by the serial step. */
+    uint64_t work_ns;    /* sampled quanta: wall ns spent running this partition */
+    uint64_t sample_ns;  /* wall ns of the last sampled quantum */
 };
 
 /* Producer-owned overflow buffer for one channel and one quantum parity. */
@@ -111,9 +119,31 @@ struct eng_chan {
     CACHE_ALIGNED struct overflow ovf[2];
 };
 
+/* Run state of an engine thread (struct eng_ctx.state). */
+enum eng_thr_state {
+    ENG_THR_ACTIVE, /* runs quanta, takes part in the barrier */
+    ENG_THR_PARKED, /* owns no partition; sleeps on engine.park_gen */
+    ENG_THR_EXIT,   /* the run is over: leave */
+};
+
 struct eng_ctx {
     CACHE_ALIGNED struct engine *eng;
     int index;                /* thread index */
+    atomic_u32 state;         /* enum eng_thr_state: set by the serial step, read by the thread */
+    atomic_u32 arrived;       /* barrier sense value the thread last arrived for (spin check) */
+    clockid_t cpu_clock;      /* this thread's CPU-time clock (read by the serial step and spinners) */
+    bool has_cpu_clock;       /* cpu_clock is valid (both set before clock_ready) */
+    atomic_u32 clock_ready;   /* 1 once this run's thread has set cpu_clock (release) */
+    uint64_t t_arrive_ns;     /* monotonic ns of the last barrier arrival */
+    bool sampling;            /* the quantum being run times each partition */
+    /* spin check, private to this thread while it waits */
+    uint64_t chk_wall_ns;     /* monotonic ns of the last sample */
+    uint64_t chk_cpu_ns;      /* CPU ns of the awaited thread at that sample */
+    int chk_thr;              /* awaited thread sampled, -1 none */
+    /* What the serial step run by this thread leaves for after the release
+     * (eng_after_release); written and read by this thread only. */
+    unsigned post_join_lo, post_join_hi; /* threads [lo, hi) joined: make them active */
+    bool post_exit;           /* the run stops: parked threads must leave */
     struct arena arena;       /* this thread's allocator */
     bool arena_ready;
     int *parts;               /* owned partitions */
@@ -164,6 +194,22 @@ struct engine {
     enum eng_pin pin;
     uint64_t quanta, skipped;
     struct eng_thread_report *reports;
+
+    /* Adaptive parallelism (engine_threads.c, engine_adapt.c). Written by the
+     * serial step; read by the threads after the barrier. */
+    unsigned n_active;       /* threads taking part: indices 0 .. n_active-1 */
+    atomic_u32 active_hint;  /* n_active for spinning waiters (a hint) */
+    atomic_u32 park_gen;     /* futex word of parked threads: bumped at each wake */
+    bool adaptive;           /* this run adapts (sync.adaptive, no explicit split, > 1 thread) */
+    bool explicit_split;     /* --sm-threads/--mem-threads given at the first run */
+    unsigned pus;            /* hardware threads of the host (spin rule) */
+    uint64_t t_release_ns;   /* monotonic ns at the end of the last serial step */
+    uint64_t t_serial_ns;    /* ns the last serial step took (from the last arrival) */
+    uint64_t spin_check_ns;  /* host ns spinning before the spin check looks */
+    int *owner_tmp;          /* [n_parts] scratch for new mappings */
+    struct eng_adapt *ad;    /* controller state (engine_adapt.c) */
+    struct eng_adapt_report adapt_rep;
+    struct eng_profile prof;
 };
 
 /* ------------------------------------------------- cross-file functions */
@@ -192,6 +238,46 @@ int eng_threads_map(struct engine *e, const struct eng_run_opts *o, char *err, s
 void eng_threads_barrier_init(struct engine *e);
 /* engine_threads.c: start the e->n_threads threads and wait for them. */
 void eng_threads_spawn_join(struct engine *e);
+/* engine_threads.c: the static split of the partitions over n threads
+ * (the first run's mapping; also the adaptive engine's fallback). */
+void eng_assign_static(const struct engine *e, unsigned n, int *owner);
+/* engine_threads.c, serial step only: run the next quanta on threads
+ * 0 .. n_active-1 with partition p owned by owner[p] (< n_active): flush
+ * the channels into the heaps, rebuild the threads' partition lists, park
+ * the threads beyond n_active and mark the ones that join. */
+void eng_repartition(struct engine *e, unsigned n_active, const int *owner);
+/* engine_threads.c: right after a release, by the thread that ran the
+ * serial step: let joined threads run (and, when the run stops, tell
+ * parked threads to leave). */
+void eng_after_release(struct eng_ctx *sctx);
+/* engine_threads.c: a parked thread sleeps here until it is active again
+ * (true) or the run is over (false). */
+bool eng_park(struct eng_ctx *ctx);
+/* engine_threads.c: set the barrier's spin limit for n_active threads. */
+void eng_spin_policy(struct engine *e, bool descheduled);
+
+/* engine_msg.c, serial step only: move every message in every channel
+ * (rings and both overflow lists) into its destination partition's heap. */
+void eng_chans_flush(struct engine *e);
+
+/* engine_adapt.c: controller state for a run (created on the first run),
+ * the per-quantum step (serial step, after the time advance) and its
+ * release. */
+void eng_adapt_begin_run(struct engine *e);
+void eng_adapt_quantum(struct engine *e, uint64_t now_ns, bool sampled);
+void eng_adapt_free(struct engine *e);
+
+/* Whether quantum q times each partition (sync.sample_period): one quantum
+ * in period on average, chosen by a hash of q so that the samples do not
+ * alias with periodic behaviour of the model. Same answer on every thread. */
+static inline bool eng_sampled(const struct engine *e, uint64_t q)
+{
+    uint64_t per = e->cfg.sample_period;
+    if (!per)
+        return false;
+    q = (q ^ (q >> 31)) * 0x9E3779B97F4A7C15ull;
+    return (q >> 32) % per == 0;
+}
 
 /* ---------------------------------------------------------------- heap */
 /* Heap order and the pool slot of a message (also used by heap_push in

@@ -175,6 +175,30 @@ void eng_drain_inbound(struct engine *e, struct eng_ctx *ctx)
     }
 }
 
+/* Serial step only (every other thread waits at the barrier, which orders
+ * their ring and overflow writes before these reads): empty every channel,
+ * both overflow parities included, into the destination partitions'
+ * heaps. The heap order is the message key, so where a message waited
+ * makes no difference to when it is delivered. */
+void eng_chans_flush(struct engine *e)
+{
+    size_t nch = (size_t)e->n_threads * e->n_threads;
+    for (size_t c = 0; c < nch; c++) {
+        struct eng_chan *ch = &e->chans[c];
+        struct eng_msg *m;
+        while ((m = msgring_peek(&ch->ring, ch->slots)) != NULL) {
+            heap_push(e->rt[e->units[m->dst].partition], m);
+            spsc_release(&ch->ring);
+        }
+        for (unsigned par = 0; par < 2; par++) {
+            struct overflow *o = &ch->ovf[par];
+            for (size_t i = 0; i < o->n; i++)
+                heap_push(e->rt[e->units[o->msgs[i].dst].partition], &o->msgs[i]);
+            o->n = 0;
+        }
+    }
+}
+
 void eng_chans_create(struct engine *e)
 {
     size_t nch = (size_t)e->n_threads * e->n_threads;

@@ -1,19 +1,29 @@
 /* sync/engine_threads.c: the parallel engine's host threads: how many of
  * each kind and which partitions each owns (plan_threads,
- * assign_partitions, NOTE(mixed-threads)), the thread contexts of the first
- * run, the quantum barrier's spin/sleep policy (NOTE(oversubscribed-spin)),
- * and thread creation, pinning and arena set-up. What a thread does once
- * started (partition init, the quantum loop) is eng_thread_run in engine.c.
+ * assign_partitions, NOTE(mixed-threads)), the automatic thread count
+ * (eng_auto_threads, NOTE(auto-threads)), the thread contexts of the first
+ * run, the quantum barrier's spin/sleep policy (NOTE(oversubscribed-spin),
+ * NOTE(spin-check)), re-partitioning at a quantum boundary and the parking
+ * of threads that own nothing (NOTE(parking)), and thread creation,
+ * pinning and arena set-up. What a thread does once started (partition
+ * init, the quantum loop) is eng_thread_run in engine.c; when to
+ * re-partition is engine_adapt.c.
  */
+#include <math.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "sim/base/common.h"
 #include "sync/arena.h"
 #include "sync/engine.h"
 #include "sync/engine_internal.h"
+#include "sync/futex.h"
 #include "sync/qbarrier.h"
 #include "sync/topo.h"
 
@@ -33,6 +43,10 @@ static void *thread_main(void *arg)
             sim_panic("engine: thread %d cannot create its allocation arena", ctx->index);
         ctx->arena_ready = true;
     }
+    /* Our CPU-time clock, for the serial step's descheduling measure and
+     * for waiters' spin checks; published with release (clock_ready). */
+    ctx->has_cpu_clock = pthread_getcpuclockid(pthread_self(), &ctx->cpu_clock) == 0;
+    at_store_rel_u32(&ctx->clock_ready, 1);
 
     eng_thread_run(ctx);
     return NULL;
@@ -70,8 +84,15 @@ static int plan_threads(struct engine *e, const struct eng_run_opts *o, unsigned
         return 0;
     }
     unsigned n = o->threads;
+    if (n == 0 && e->initialized)
+        n = e->n_threads; /* auto: decided once, on the first run */
+    if (n == 0 && e->n_parts > 1) {
+        n = eng_auto_threads(40);
+        if (e->topo_ready && n > topo_physical_cores(&e->topo))
+            n = topo_physical_cores(&e->topo);
+    }
     if (n == 0)
-        n = e->topo_ready ? topo_physical_cores(&e->topo) : 1;
+        n = 1;
     if (n > e->n_parts)
         n = e->n_parts;
     if (n <= 1) {
@@ -113,7 +134,7 @@ static int plan_threads(struct engine *e, const struct eng_run_opts *o, unsigned
     return 0;
 }
 
-static void assign_partitions(struct engine *e, unsigned n_sm_thr, unsigned n_mem_thr, int *owner)
+static void assign_partitions(const struct engine *e, unsigned n_sm_thr, unsigned n_mem_thr, int *owner)
 {
     unsigned n_sm = 0, n_mem = 0;
     for (unsigned p = 0; p < e->n_parts; p++) {
@@ -137,6 +158,27 @@ static void assign_partitions(struct engine *e, unsigned n_sm_thr, unsigned n_me
         }
     }
 }
+/* The static split for n threads without an explicit split (the plan of
+ * plan_threads for --threads n, capped by the partitions). */
+void eng_assign_static(const struct engine *e, unsigned n, int *owner)
+{
+    unsigned n_sm = 0, n_mem = 0;
+    for (unsigned p = 0; p < e->n_parts; p++) {
+        if (e->parts[p].kind == ENG_PART_SM)
+            n_sm++;
+        else
+            n_mem++;
+    }
+    if (n > e->n_parts)
+        n = e->n_parts;
+    if (n <= 1)
+        assign_partitions(e, 1, 0, owner);
+    else if (!n_sm)
+        assign_partitions(e, 0, n, owner);
+    else
+        assign_partitions(e, n, 0, owner);
+}
+
 /* Thread plan and partition mapping of one run (engine_internal.h). */
 int eng_threads_map(struct engine *e, const struct eng_run_opts *o, char *err, size_t err_len)
 {
@@ -148,55 +190,126 @@ int eng_threads_map(struct engine *e, const struct eng_run_opts *o, char *err, s
     assign_partitions(e, s_thr, m_thr, owner);
 
     if (e->initialized) {
+        /* The contexts, arenas and channels of the first run stay; the
+         * mapping carries over (the adaptive engine may have changed it),
+         * except that an explicit split must be the one in place. */
         bool same = n_thr == e->n_threads;
-        for (unsigned p = 0; same && p < e->n_parts; p++)
+        bool split = o->sm_threads || o->mem_threads;
+        for (unsigned p = 0; same && split && p < e->n_parts; p++)
             same = owner[p] == e->parts[p].owner;
+        free(owner);
         if (!same) {
-            free(owner);
-            snprintf(err, err_len, "the thread mapping cannot change between runs of one engine");
+            snprintf(err, err_len, "the thread count and split cannot change between runs of one engine "
+                     "(first run: %u threads)", e->n_threads);
             return -1;
         }
-    } else {
-        e->n_threads = n_thr;
-        e->threads = aligned_alloc(CACHE_LINE, u64_round_up(n_thr * sizeof *e->threads, CACHE_LINE));
-        if (!e->threads)
-            sim_panic("out of memory");
-        memset(e->threads, 0, n_thr * sizeof *e->threads);
-        e->rt = xcalloc(e->n_parts, sizeof *e->rt);
-        for (unsigned p = 0; p < e->n_parts; p++)
-            e->parts[p].owner = owner[p];
-        for (unsigned t = 0; t < n_thr; t++) {
-            struct eng_ctx *c = &e->threads[t];
-            c->eng = e;
-            c->index = (int)t;
-            c->pin_cpu = -1;
-            c->parts = xcalloc(e->n_parts, sizeof *c->parts);
-        }
-        for (unsigned p = 0; p < e->n_parts; p++) {
-            struct eng_ctx *c = &e->threads[owner[p]];
-            c->parts[c->n_parts++] = (int)p;
-        }
-        eng_chans_create(e);
+        return 0;
     }
+    e->n_threads = n_thr;
+    e->n_active = n_thr;
+    e->explicit_split = o->sm_threads || o->mem_threads;
+    e->threads = aligned_alloc(CACHE_LINE, u64_round_up(n_thr * sizeof *e->threads, CACHE_LINE));
+    if (!e->threads)
+        sim_panic("out of memory");
+    memset(e->threads, 0, n_thr * sizeof *e->threads);
+    e->rt = xcalloc(e->n_parts, sizeof *e->rt);
+    e->owner_tmp = xcalloc(e->n_parts, sizeof *e->owner_tmp);
+    for (unsigned p = 0; p < e->n_parts; p++)
+        e->parts[p].owner = owner[p];
+    for (unsigned t = 0; t < n_thr; t++) {
+        struct eng_ctx *c = &e->threads[t];
+        c->eng = e;
+        c->index = (int)t;
+        c->pin_cpu = -1;
+        c->parts = xcalloc(e->n_parts, sizeof *c->parts); /* room for every partition */
+    }
+    for (unsigned p = 0; p < e->n_parts; p++) {
+        struct eng_ctx *c = &e->threads[owner[p]];
+        c->parts[c->n_parts++] = (int)p;
+    }
+    eng_chans_create(e);
     free(owner);
     return 0;
+}
+
+/* NOTE(spin-check): a waiter that has spun for sync.spin_check (20 us by
+ * default) looks at the first thread that has not arrived and reads its
+ * CPU-time clock (a system call, about 0.3 us); one check later, if that
+ * thread got less than half of the elapsed wall time on a CPU, it is not
+ * running (descheduled by the OS: other processes own the cores) and the
+ * waiter stops spinning and sleeps at once, handing its core to whoever
+ * can use it. On a quiet machine barrier waits end long before the first
+ * check (the bench/engine barrier round trip is well under 1 us). */
+static bool spin_check(void *arg, struct qbar_state *s, uint32_t want, uint32_t iter)
+{
+    struct engine *e = arg;
+    struct eng_ctx *me = (struct eng_ctx *)(void *)((char *)s - offsetof(struct eng_ctx, bar));
+    uint64_t now = sync_mono_ns();
+    if (iter <= e->bar.check_every) { /* first check of this wait */
+        me->chk_wall_ns = now;
+        me->chk_thr = -1;
+        return true;
+    }
+    if (now - me->chk_wall_ns < e->spin_check_ns)
+        return true;
+    unsigned n = MIN(at_load_rlx_u32(&e->active_hint), e->n_threads);
+    int j = -1;
+    for (unsigned t = 0; t < n; t++) {
+        struct eng_ctx *o = &e->threads[t];
+        if (o != me && at_load_rlx_u32(&o->arrived) != want) {
+            j = (int)t;
+            break;
+        }
+    }
+    struct timespec ts;
+    struct eng_ctx *o = j >= 0 ? &e->threads[j] : NULL;
+    if (!o || !at_load_acq_u32(&o->clock_ready) || !o->has_cpu_clock || clock_gettime(o->cpu_clock, &ts) != 0) {
+        me->chk_thr = -1; /* everyone arrived (the serial step runs) or no clock: keep spinning */
+        me->chk_wall_ns = now;
+        return true;
+    }
+    uint64_t cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    bool idle = me->chk_thr == j && (cpu - me->chk_cpu_ns) * 2 < now - me->chk_wall_ns;
+    me->chk_thr = j;
+    me->chk_cpu_ns = cpu;
+    me->chk_wall_ns = now;
+    return !idle;
+}
+
+/* NOTE(oversubscribed-spin): with more threads than hardware threads, a
+ * spinning waiter steals the core of the thread everyone waits for.
+ * bench/engine on a 2-core VM: 3-4 threads cost ~1 ms per quantum with a
+ * 20000-iteration spin but 25-55 us when waiters sleep at once. The same
+ * holds when the engine measured that its threads lose their CPUs to other
+ * processes (engine_adapt.c): waiters then sleep at once. */
+void eng_spin_policy(struct engine *e, bool descheduled)
+{
+    uint64_t spin = e->cfg.spin_limit;
+    if (descheduled || (e->pus && e->n_active > e->pus))
+        spin = 0;
+    qbar_set_spin(&e->bar, (uint32_t)MIN(spin, UINT32_MAX));
 }
 
 void eng_threads_barrier_init(struct engine *e)
 {
     unsigned n_thr = e->n_threads;
-    /* NOTE(oversubscribed-spin): with more threads than hardware threads, a
-     * spinning waiter steals the core of the thread everyone waits for.
-     * bench/engine on a 2-core VM: 3-4 threads cost ~1 ms per quantum with a
-     * 20000-iteration spin but 25-55 us when waiters sleep at once. */
-    uint64_t spin = e->cfg.spin_limit;
-    if (e->topo_ready && n_thr > topo_pus(&e->topo))
-        spin = 0;
-    qbar_init(&e->bar, n_thr, (uint32_t)MIN(spin, UINT32_MAX));
+    e->pus = e->topo_ready ? topo_pus(&e->topo) : 0;
+    qbar_init(&e->bar, e->n_active, 0);
+    eng_spin_policy(e, false);
+    e->spin_check_ns = e->cfg.spin_check_ps / 1000u;
+    if (e->spin_check_ns && n_thr > 1)
+        qbar_set_spin_check(&e->bar, spin_check, e, 64);
+    at_store_rlx_u32(&e->active_hint, e->n_active);
     for (unsigned t = 0; t < n_thr; t++) {
         struct eng_ctx *c = &e->threads[t];
         memset(&c->rep, 0, sizeof c->rep);
         c->bar = (struct qbar_state)QBAR_STATE_INITIALIZER;
+        c->post_join_lo = c->post_join_hi = 0;
+        c->post_exit = false;
+        c->chk_thr = -1;
+        atomic_init(&c->arrived, 0);
+        atomic_init(&c->clock_ready, 0);
+        atomic_init(&c->state, t < e->n_active ? ENG_THR_ACTIVE : ENG_THR_PARKED);
     }
 }
 
@@ -210,4 +323,151 @@ void eng_threads_spawn_join(struct engine *e)
     }
     for (unsigned t = 0; t < n_thr; t++)
         pthread_join(e->threads[t].tid, NULL);
+}
+
+/* ------------------------------------------------------- re-partitioning */
+
+/* NOTE(parking): the threads that run are always 0 .. n_active-1 (pinned
+ * one per physical core first, so fewer threads still get separate cores).
+ * A thread beyond n_active owns no partition and sleeps in futex wait on
+ * park_gen: it costs nothing while parked, and waking it costs one futex
+ * wake (tens of us on a VM) at the rare moments the engine spreads out.
+ * Joining threads become active only after the release of the round that
+ * admitted them (eng_after_release), so they can never arrive at the
+ * barrier before its count is reset for the next round. */
+void eng_repartition(struct engine *e, unsigned n_active, const int *owner)
+{
+    SIM_ASSERT(n_active >= 1 && n_active <= e->n_threads, "engine: re-partition to %u of %u threads", n_active,
+               e->n_threads);
+    /* Messages sent in the quantum just run sit in the channels of the old
+     * mapping: deliver them to the heaps, where any owner will find them. */
+    eng_chans_flush(e);
+    for (unsigned t = 0; t < e->n_threads; t++)
+        e->threads[t].n_parts = 0;
+    for (unsigned p = 0; p < e->n_parts; p++) {
+        SIM_ASSERT(owner[p] >= 0 && (unsigned)owner[p] < n_active, "engine: partition %u mapped to thread %d of %u",
+                   p, owner[p], n_active);
+        e->parts[p].owner = owner[p];
+        struct eng_ctx *c = &e->threads[owner[p]];
+        c->parts[c->n_parts++] = (int)p;
+    }
+    unsigned old = e->n_active;
+    for (unsigned t = n_active; t < old; t++)
+        at_store_rlx_u32(&e->threads[t].state, ENG_THR_PARKED); /* read after the release (acquire) */
+    for (unsigned t = old; t < n_active; t++)
+        qbar_state_join(&e->bar, &e->threads[t].bar);
+    e->n_active = n_active;
+    at_store_rlx_u32(&e->active_hint, n_active);
+    qbar_set_participants(&e->bar, n_active);
+    e->adapt_rep.repartitions++;
+}
+
+void eng_after_release(struct eng_ctx *sctx)
+{
+    struct engine *e = sctx->eng;
+    bool wake = false;
+    for (unsigned t = sctx->post_join_lo; t < sctx->post_join_hi; t++) {
+        atomic_store_explicit(&e->threads[t].state, ENG_THR_ACTIVE, memory_order_seq_cst);
+        wake = true;
+    }
+    if (sctx->post_exit) {
+        for (unsigned t = 0; t < e->n_threads; t++) {
+            if (&e->threads[t] == sctx)
+                continue;
+            uint32_t want = ENG_THR_PARKED;
+            if (atomic_compare_exchange_strong_explicit(&e->threads[t].state, &want, ENG_THR_EXIT,
+                                                        memory_order_seq_cst, memory_order_seq_cst))
+                wake = true;
+        }
+    }
+    sctx->post_join_lo = sctx->post_join_hi = 0;
+    sctx->post_exit = false;
+    if (wake) {
+        /* seq_cst: the state stores above come before this increment in the
+         * total order, and a parker loads park_gen before its state (eng_park),
+         * so it either sees the new state or sleeps on a stale park_gen and
+         * is woken (or does not sleep at all). */
+        atomic_fetch_add_explicit(&e->park_gen, 1, memory_order_seq_cst);
+        sync_futex_wake_all(&e->park_gen);
+    }
+}
+
+bool eng_park(struct eng_ctx *ctx)
+{
+    struct engine *e = ctx->eng;
+    uint64_t t0 = sync_mono_ns();
+    uint32_t st;
+    for (;;) {
+        uint32_t gen = atomic_load_explicit(&e->park_gen, memory_order_seq_cst);
+        st = atomic_load_explicit(&ctx->state, memory_order_seq_cst);
+        if (st != ENG_THR_PARKED)
+            break;
+        sync_futex_wait(&e->park_gen, gen, NULL);
+    }
+    ctx->rep.parked_s += (double)(sync_mono_ns() - t0) * 1e-9;
+    return st == ENG_THR_ACTIVE;
+}
+
+/* ------------------------------------------------------ automatic count */
+
+/* Idle CPUs over the last sample_ms from /proc/stat (the aggregate "cpu"
+ * line: idle + iowait jiffies over all jiffies, times the CPUs); -1 when it
+ * cannot be read. */
+static double idle_cpus_procstat(unsigned sample_ms, unsigned online)
+{
+    unsigned long long a[2][10];
+    for (int k = 0; k < 2; k++) {
+        if (k)
+            nanosleep(&(struct timespec){sample_ms / 1000u, (long)(sample_ms % 1000u) * 1000000L}, NULL);
+        FILE *f = fopen("/proc/stat", "r");
+        if (!f)
+            return -1.0;
+        memset(a[k], 0, sizeof a[k]);
+        int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &a[k][0], &a[k][1], &a[k][2],
+                       &a[k][3], &a[k][4], &a[k][5], &a[k][6], &a[k][7], &a[k][8], &a[k][9]);
+        fclose(f);
+        if (n < 5)
+            return -1.0;
+    }
+    unsigned long long tot = 0, idle = (a[1][3] - a[0][3]) + (a[1][4] - a[0][4]);
+    for (int i = 0; i < 8; i++) /* guest time (8, 9) is already in user time */
+        tot += a[1][i] - a[0][i];
+    if (tot == 0)
+        return -1.0;
+    return (double)online * (double)idle / (double)tot;
+}
+
+/* NOTE(auto-threads): the default thread count is the number of CPUs that
+ * are idle now, so that a run started next to other jobs (a sweep on a
+ * shared server) does not put two threads on one busy core; the adaptive
+ * engine (engine_adapt.c) corrects a bad guess at run time, so the guess
+ * only needs to be roughly right. /proc/stat is sampled for sample_ms (40
+ * ms: 8 clock ticks per CPU at 100 Hz); without it, the 1-minute load
+ * average stands in. */
+unsigned eng_auto_threads(unsigned sample_ms)
+{
+    long onl = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned online = onl > 0 ? (unsigned)onl : 1u;
+    unsigned allowed = online;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        allowed = (unsigned)CPU_COUNT(&set);
+    if (allowed <= 1)
+        return 1;
+    double idle = idle_cpus_procstat(sample_ms, online);
+    if (idle < 0) {
+        double load = 0;
+        FILE *f = fopen("/proc/loadavg", "r");
+        if (f) {
+            if (fscanf(f, "%lf", &load) != 1)
+                load = 0;
+            fclose(f);
+        }
+        idle = (double)online - load;
+    }
+    long n = lround(idle);
+    if (n > (long)allowed)
+        n = (long)allowed;
+    return n < 1 ? 1u : (unsigned)n;
 }

@@ -6,7 +6,14 @@
  *  - relaxed mode (Q = 4L and 16L): identical for every thread count;
  *  - tiny rings (16 slots) force the overflow path, with the same results;
  *  - the engine refuses Q > L without relaxed mode, naming the key;
- *  - an idle stretch is jumped over (quanta_skipped > 0).
+ *  - an idle stretch is jumped over (quanta_skipped > 0);
+ *  - re-partitioning at quantum boundaries changes nothing: with the debug
+ *    re-partitioner (sync.debug_repartition_seed: random thread counts and
+ *    owners at random quanta) for several seeds, thread counts, exact and
+ *    relaxed mode and tiny rings, and with the adaptive controller forced
+ *    to decide often (100 us windows), the statistics equal the reference;
+ *    also when the run is cut into many eng_run calls (parked threads at
+ *    the start of a run, messages left in the channels between runs).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +33,23 @@ struct setup {
     struct clock_cfg clk;
     uint64_t min_lat;
     uint64_t overflow; /* messages sent through overflow lists by the last run */
+    uint64_t chunk;    /* quanta per eng_run call (0 = one call for the whole run) */
+    unsigned calls;    /* eng_run calls of the last run */
 };
+
+/* Progress hook of a chunked run: stop after `chunk` quanta. */
+struct chunker {
+    atomic_u32 stop;
+    uint64_t left;     /* quanta left in this chunk */
+};
+
+static void chunk_progress(void *arg, ps_t now)
+{
+    struct chunker *c = arg;
+    (void)now;
+    if (c->left && --c->left == 0)
+        at_store_rel_u32(&c->stop, 1);
+}
 
 static void default_setup(struct setup *s)
 {
@@ -37,6 +60,8 @@ static void default_setup(struct setup *s)
     s->clk = c.values->clock;
     s->min_lat = c.values->icnt.min_latency;
     s->overflow = 0;
+    s->chunk = 0;
+    s->calls = 0;
     cfg_fini(&c);
 }
 
@@ -52,9 +77,24 @@ static int run_engine(struct setup *s, unsigned threads, unsigned smt, unsigned 
         diag_fini(&d);
         return -1;
     }
+    struct chunker ch;
+    atomic_init(&ch.stop, 0);
+    ch.left = s->chunk;
     struct eng_run_opts o = {threads, smt, memt, ENG_PIN_NONE, NULL, NULL, NULL};
+    if (s->chunk) {
+        o.stop_flag = &ch.stop;
+        o.progress = chunk_progress;
+        o.progress_arg = &ch;
+    }
     char err[256];
-    int rc = eng_run(synth_engine(m), &o, res, err, sizeof err);
+    int rc;
+    s->calls = 0;
+    do { /* an interrupted run continues where it stopped */
+        at_store_rlx_u32(&ch.stop, 0);
+        ch.left = s->chunk;
+        rc = eng_run(synth_engine(m), &o, res, err, sizeof err);
+        s->calls++;
+    } while (rc == 0 && res->finish == ENG_FINISH_INTERRUPTED);
     if (rc != 0)
         tap_diag("eng_run: %s", err);
     s->overflow = 0;
@@ -139,6 +179,38 @@ static void relaxed_across_threads(const char *label, struct setup *s, unsigned 
     free(got);
 }
 
+/* Re-partitioning never changes results: the debug re-partitioner with
+ * seed `seed` on `thr` threads equals the sequential reference, and did
+ * re-partition. */
+static void repartition_vs_reference(const char *label, struct setup *s, uint64_t seed)
+{
+    struct synth_shape sh;
+    synth_shape_compute(&s->sc, &s->clk, s->min_lat, &sh);
+    unsigned n = sh.n_units;
+    struct synth_unit_stats *ref = calloc(n, sizeof *ref), *got = calloc(n, sizeof *got);
+    if (s->ec.relaxed) { /* relaxed mode: its own model; the reference is one thread */
+        struct setup one = *s;
+        one.ec.debug_seed = 0;
+        struct eng_result r1;
+        run_engine(&one, 1, 0, 0, ref, &r1);
+    } else {
+        synth_ref_run(&s->sc, &s->clk, s->min_lat, ref);
+    }
+    const unsigned thr[] = {2, 3, 4, 8};
+    for (size_t i = 0; i < ARRAY_LEN(thr); i++) {
+        struct setup r = *s;
+        r.ec.debug_seed = seed;
+        struct eng_result res;
+        int rc = run_engine(&r, thr[i], 0, 0, got, &res);
+        TAP_OK(rc == 0 && res.finish == ENG_FINISH_IDLE && same_stats(got, ref, n) && res.adapt.repartitions > 0,
+               "%s: seed %llu, --threads %u: %llu re-partitions (%.2f threads on average) in %u run(s), equals "
+               "the reference", label, (unsigned long long)seed, thr[i], (unsigned long long)res.adapt.repartitions,
+               res.adapt.quanta ? (double)res.adapt.thread_quanta / (double)res.adapt.quanta : 0.0, r.calls);
+    }
+    free(ref);
+    free(got);
+}
+
 int main(void)
 {
     tap_no_plan();
@@ -194,6 +266,50 @@ int main(void)
                (unsigned long long)res.quanta, (unsigned long long)res.quanta_skipped);
         free(got);
         free(ref);
+    }
+
+    /* Re-partitioning at quantum boundaries (docs/engine.md). */
+    default_setup(&s);
+    s.sc.jobs = 8;
+    s.sc.hops = 60;
+    for (uint64_t seed = 1; seed <= 3; seed++)
+        repartition_vs_reference("repartition", &s, seed);
+    s.sc.latency_spread_ps = 0; /* ties */
+    s.ec.ring_slots = 16;       /* overflow lists in flight at re-partitions */
+    repartition_vs_reference("repartition, ties + tiny rings", &s, 11);
+    s.ec.ring_slots = 1024;
+    s.chunk = 37; /* many eng_run calls: threads parked at a run's start */
+    repartition_vs_reference("repartition, 37-quantum runs", &s, 5);
+    s.chunk = 0;
+    default_setup(&s);
+    s.sc.hops = 60;
+    {
+        struct synth_shape sh;
+        synth_shape_compute(&s.sc, &s.clk, s.min_lat, &sh);
+        s.ec.relaxed = true;
+        s.ec.quantum_ps = 4 * sh.lookahead;
+        repartition_vs_reference("repartition, relaxed 4L", &s, 9);
+    }
+    /* The real controller, forced to decide every 100 us of host time. */
+    default_setup(&s);
+    s.sc.jobs = 16;
+    s.sc.hops = 200;
+    s.ec.adapt_window_ps = 100000000; /* 100 us */
+    {
+        struct synth_shape sh;
+        synth_shape_compute(&s.sc, &s.clk, s.min_lat, &sh);
+        struct synth_unit_stats *ref = calloc(sh.n_units, sizeof *ref), *got = calloc(sh.n_units, sizeof *got);
+        synth_ref_run(&s.sc, &s.clk, s.min_lat, ref);
+        for (unsigned t = 2; t <= 4; t += 2) {
+            struct eng_result res;
+            int rc = run_engine(&s, t, 0, 0, got, &res);
+            TAP_OK(rc == 0 && same_stats(got, ref, sh.n_units),
+                   "adaptive, 100 us windows, --threads %u: %llu windows, %llu moves, %llu re-partitions, "
+                   "equals the reference", t, (unsigned long long)res.adapt.windows,
+                   (unsigned long long)res.adapt.moves, (unsigned long long)res.adapt.repartitions);
+        }
+        free(ref);
+        free(got);
     }
 
     /* Exact mode refuses Q > L and names the key. */

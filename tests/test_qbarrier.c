@@ -23,6 +23,11 @@
  *                   2000 rounds; with spin 0 the futex path must be used.
  *  pinned           threads pinned with topo_pin_self(ENG_PIN_CORES) (one
  *                   and two per PU) must stay on their CPU across rounds.
+ *  participants     the hook changes how many threads take part in the
+ *                   next round (1..N, at random), admits returning threads
+ *                   with qbar_state_join and lets them go after its release,
+ *                   as the adaptive engine does; every round exactly the
+ *                   participants arrived, with plain marks TSan checks.
  *
  * Everything runs in a few seconds on a 2-core host; under TSan most round
  * counts are divided by 4. GPUSIM_TEST_SLOW=1 multiplies them by 10.
@@ -474,6 +479,129 @@ static void test_arrival_order(void)
     }
 }
 
+/* ------------------------------------------------------- participants */
+
+enum { RS_PARKED = 0, RS_RUN = 1, RS_EXIT = 2 };
+
+struct rs_run;
+
+/* One thread. go is set by the serial thread of some round; the rest is
+ * written by the thread itself (post_* while it runs the hook). */
+struct rs_thread {
+    CACHE_ALIGNED struct rs_run *r;
+    unsigned id;
+    struct qbar_state st;        /* barrier companion */
+    atomic_u32 go;               /* RS_PARKED, RS_RUN (take part in the next round) or RS_EXIT */
+    uint64_t mark;               /* plain: the round it last arrived in (read by the hook) */
+    uint64_t rounds_in;          /* rounds taken part in */
+    unsigned post_lo, post_hi;   /* threads this thread admitted as serial thread */
+    bool post_exit;
+};
+
+struct rs_run {
+    struct qbar bar;
+    unsigned n;                  /* threads */
+    unsigned k;                  /* participants of the round in progress (hook only) */
+    uint64_t round, rounds;      /* hook only (read by participants after the barrier) */
+    uint64_t rng;                /* hook only */
+    uint64_t errors;             /* hook only: a participant without this round's mark */
+    uint64_t participations;     /* hook only: sum of k over rounds */
+    bool done;
+    struct rs_thread *th;        /* [n] */
+};
+
+static void rs_hook(void *arg)
+{
+    struct rs_thread *me = arg;
+    struct rs_run *r = me->r;
+    for (unsigned t = 0; t < r->k; t++)
+        if (r->th[t].mark != r->round)
+            r->errors++;
+    r->participations += r->k;
+    if (++r->round == r->rounds) {
+        r->done = true;
+        me->post_exit = true;
+        return;
+    }
+    r->rng = r->rng * 6364136223846793005ull + 1442695040888963407ull;
+    unsigned k = 1 + (unsigned)((r->rng >> 33) % r->n);
+    for (unsigned t = k; t < r->k; t++)
+        at_store_rlx_u32(&r->th[t].go, RS_PARKED);
+    for (unsigned t = r->k; t < k; t++)
+        qbar_state_join(&r->bar, &r->th[t].st);
+    me->post_lo = r->k;
+    me->post_hi = k;
+    qbar_set_participants(&r->bar, k);
+    r->k = k;
+}
+
+static void *rs_thread_main(void *arg)
+{
+    struct rs_thread *me = arg;
+    struct rs_run *r = me->r;
+    for (;;) {
+        uint32_t g;
+        while ((g = at_load_acq_u32(&me->go)) == RS_PARKED)
+            sched_yield();
+        if (g == RS_EXIT)
+            break;
+        me->mark = r->round;
+        me->rounds_in++;
+        if (qbar_wait(&r->bar, &me->st, rs_hook, me)) {
+            /* after the release: admitted threads may go now */
+            for (unsigned t = me->post_lo; t < me->post_hi; t++)
+                at_store_rel_u32(&r->th[t].go, RS_RUN);
+            me->post_lo = me->post_hi = 0;
+            if (me->post_exit)
+                for (unsigned t = 0; t < r->n; t++) {
+                    uint32_t want = RS_PARKED;
+                    atomic_compare_exchange_strong(&r->th[t].go, &want, RS_EXIT);
+                }
+        }
+        /* Parked by this round's hook: no longer counted, so read nothing
+         * shared before going back to the top. */
+        if (at_load_acq_u32(&me->go) != RS_RUN)
+            continue;
+        if (r->done)
+            break;
+    }
+    return NULL;
+}
+
+static void test_participants(void)
+{
+    static const uint32_t spins[] = {0, 2000};
+    unsigned ns[] = {2, 3, 2 * online_cpus()};
+    for (size_t i = 0; i < ARRAY_LEN(ns); i++) {
+        for (size_t s = 0; s < ARRAY_LEN(spins); s++) {
+            unsigned n = ns[i];
+            struct rs_run *r = xaligned(sizeof *r);
+            qbar_init(&r->bar, n, spins[s]);
+            r->n = n;
+            r->k = n;
+            r->rounds = scaled(n <= online_cpus() ? 20000 : 4000);
+            r->rng = 12345 + n;
+            r->th = xaligned(n * sizeof *r->th);
+            for (unsigned t = 0; t < n; t++) {
+                r->th[t].r = r;
+                r->th[t].id = t;
+                r->th[t].st = (struct qbar_state)QBAR_STATE_INITIALIZER;
+                atomic_init(&r->th[t].go, RS_RUN);
+            }
+            run_threads(n, rs_thread_main, r->th, sizeof *r->th);
+            uint64_t in = 0;
+            for (unsigned t = 0; t < n; t++)
+                in += r->th[t].rounds_in;
+            TAP_OK(r->errors == 0 && r->round == r->rounds && in == r->participations,
+                   "participants, %u threads, spin %u: %llu rounds with 1..%u threads each (%.2f on average), "
+                   "every participant arrived in every round it was counted in",
+                   n, spins[s], (unsigned long long)r->round, n, (double)r->participations / (double)r->rounds);
+            free(r->th);
+            free(r);
+        }
+    }
+}
+
 /* ---------------------------------------------------------- registry */
 
 static const struct tap_test tests[] = {
@@ -482,6 +610,7 @@ static const struct tap_test tests[] = {
     {"arrival_order", test_arrival_order},
     {"oversubscribed", test_oversubscribed},
     {"pinned", test_pinned},
+    {"participants", test_participants},
 };
 
 int main(void)

@@ -28,6 +28,7 @@
 #include "gpusim.h"
 #include "sim/cfg/config.h"
 #include "sim/base/diag.h"
+#include "sim/gpu/eng_json.h"
 #include "sim/gpu/gpu.h"
 #include "sim/base/json.h"
 #include "sim/ptx/passes/kpass_rt.h"
@@ -707,6 +708,7 @@ static void stats_doc(struct json_writer *w, void *arg)
             jw_obj_end(w);
         }
         jw_arr_end(w);
+        eng_json_write(w, &gsum.adapt, &gsum.profile); /* "adaptive", "profile" (docs/engine.md) */
     }
     jw_double(w, "thread_insts_per_second",
               ctx->launch_seconds > 0 ? (double)ctx->fst.thread_insts / ctx->launch_seconds : 0.0);

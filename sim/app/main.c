@@ -36,6 +36,7 @@
 #include "sim/base/json.h"
 #include "sim/cfg/sim_cfg.h"
 #include "sim/base/stats.h"
+#include "sim/gpu/eng_json.h"
 #include "sim/app/report.h"
 #include "sim/app/summary.h"
 #include "sim/app/sweep.h"
@@ -132,7 +133,8 @@ static void usage(FILE *out)
           "run options:\n"
           "  -c, --config P         preset name (e.g. gtx480) or .cfg file (default gtx480)\n"
           "  -o key=value           override one configuration key (repeatable)\n"
-          "  --threads N            host threads (default: physical cores, capped by partitions)\n"
+          "  --threads N|auto       most host threads (default auto: the idle CPUs now, at most the\n"
+          "                         physical cores and the partitions; sync.adaptive runs fewer when faster)\n"
           "  --sm-threads N         host threads for SM partitions (with --mem-threads)\n"
           "  --mem-threads N        host threads for memory partitions (with --sm-threads)\n"
           "  --pin none|cores|compact  thread pinning (default cores: one per physical core first)\n"
@@ -204,8 +206,10 @@ static int parse_args(int argc, char **argv, struct cli *c)
             c->overrides[c->n_overrides++] = a + 2;
         } else if (!strcmp(a, "--threads")) {
             NEED_VAL();
-            if (!parse_uint(val, &c->run.threads) || c->run.threads == 0)
-                return usage_error("--threads needs a positive number, got '%s'", val);
+            if (!strcmp(val, "auto"))
+                c->run.threads = 0; /* the engine counts the idle CPUs (eng_auto_threads) */
+            else if (!parse_uint(val, &c->run.threads) || c->run.threads == 0)
+                return usage_error("--threads needs a positive number or 'auto', got '%s'", val);
         } else if (!strcmp(a, "--sm-threads")) {
             NEED_VAL();
             if (!parse_uint(val, &c->run.sm_threads) || c->run.sm_threads == 0)
@@ -408,9 +412,12 @@ static void write_synth_doc(struct json_writer *w, void *arg)
         jw_u64(w, "barrier_sleeps", tr->barrier_sleeps);
         jw_double(w, "busy_seconds", tr->busy_s);
         jw_double(w, "barrier_seconds", tr->wait_s);
+        jw_u64(w, "quanta", tr->quanta);
+        jw_double(w, "parked_seconds", tr->parked_s);
         jw_obj_end(w);
     }
     jw_arr_end(w);
+    eng_json_write(w, &r->adapt, &r->profile); /* "adaptive", "profile" (docs/engine.md) */
     jw_obj_end(w);
     jw_obj_end(w);
 }

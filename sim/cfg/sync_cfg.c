@@ -17,6 +17,27 @@ static const struct cfg_key engine_keys[] = {
      "barrier spin iterations before sleeping in futex wait"},
     {"max_time", CFG_TIME, offsetof(struct engine_cfg, max_time_ps), 0, 1.8e19, "0", NULL,
      "stop at this simulated time (ps, ns, us, ms); 0 = no limit"},
+    {"adaptive", CFG_BOOL, offsetof(struct engine_cfg, adaptive), 0, 0, "true", NULL,
+     "run quanta on fewer host threads (down to one) when that is faster, and balance partitions by "
+     "measured work; results are the same either way (docs/engine.md)"},
+    {"adapt_window", CFG_TIME, offsetof(struct engine_cfg, adapt_window_ps), 1e8, 1e13, "4ms", NULL,
+     "host wall time of one measurement window of the adaptive engine"},
+    {"adapt_gain", CFG_DOUBLE, offsetof(struct engine_cfg, adapt_gain), 0, 0.9, "0.1", NULL,
+     "move to more threads only when the model says a quantum gets this much faster (0.1 = 10%)"},
+    {"adapt_hold_max", CFG_UINT, offsetof(struct engine_cfg, adapt_hold_max), 4, 1e6, "256", NULL,
+     "most windows a measured thread count's overhead is trusted before it is tried again (from 4, "
+     "doubling after each failed move)"},
+    {"sample_period", CFG_UINT, offsetof(struct engine_cfg, sample_period), 0, 1e9, "8", NULL,
+     "time each partition's run in one quantum of N on average (work model, balance, profile); 0 = never "
+     "(the adaptive engine then keeps the thread count)"},
+    {"spin_check", CFG_TIME, offsetof(struct engine_cfg, spin_check_ps), 0, 1e12, "20us", NULL,
+     "host time a barrier waiter spins before checking that the thread it waits for is on a CPU "
+     "(if not, it sleeps at once); 0 = never check"},
+    {"adapt_trace", CFG_BOOL, offsetof(struct engine_cfg, adapt_trace), 0, 0, "false", NULL,
+     "print one line per measurement window of the adaptive engine on stderr (thread count, rate, decision)"},
+    {"debug_repartition_seed", CFG_UINT, offsetof(struct engine_cfg, debug_seed), 0, 1.8e19, "0", NULL,
+     "testing: non-zero = re-partition at random quanta to random thread counts and mappings, "
+     "from this seed (results must not change)"},
 };
 
 static void engine_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
@@ -29,5 +50,5 @@ static void engine_check(const void *sec, const struct sim_cfg *all, struct cfg_
 }
 
 const struct cfg_section engine_cfg_section = {
-    "sync", "parallel engine: quantum, relaxed mode, rings, barrier",
+    "sync", "parallel engine: quantum, relaxed mode, rings, barrier, adaptive threads",
     offsetof(struct sim_cfg, engine), engine_keys, ARRAY_LEN(engine_keys), engine_check};

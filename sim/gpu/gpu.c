@@ -74,6 +74,8 @@ struct gpu {
     double host_seconds;
     double thr_busy[GPU_MAX_THREADS], thr_wait[GPU_MAX_THREADS]; /* wall s per host thread, all runs */
     unsigned last_threads;
+    struct eng_adapt_report adapt;  /* cumulative, from the last run */
+    struct eng_profile profile;     /* cumulative, from the last run */
     ps_t end_ps;
     struct gpu_stats st;
 };
@@ -408,6 +410,8 @@ static int run(struct gpu *g, char *err, size_t err_len)
         g->thr_wait[t] += res.per_thread[t].wait_s;
     }
     g->end_ps = res.end_time;
+    g->adapt = res.adapt;
+    g->profile = res.profile;
     if (res.finish == ENG_FINISH_INTERRUPTED)
         return GS_ERR_INTERRUPTED;
     return 0;
@@ -581,6 +585,8 @@ void gpu_summary(const struct gpu *g, struct gpu_summary *out)
     out->host_seconds = g->host_seconds;
     out->threads = g->last_threads;
     out->end_ps = g->end_ps;
+    out->adapt = g->adapt;
+    out->profile = g->profile;
     for (unsigned t = 0; t < g->last_threads && t < GPU_MAX_THREADS; t++) {
         out->busy_s[t] = g->thr_busy[t];
         out->wait_s[t] = g->thr_wait[t];

@@ -80,6 +80,8 @@ struct gpu_summary {
     ps_t end_ps;            /* simulated time */
     double busy_s[GPU_MAX_THREADS]; /* per host thread: wall s running partitions */
     double wait_s[GPU_MAX_THREADS]; /* per host thread: wall s in the quantum barrier */
+    struct eng_adapt_report adapt;  /* what the adaptive engine did (sync/engine.h) */
+    struct eng_profile profile;     /* sampled partition work (sync/engine.h) */
 };
 void gpu_summary(const struct gpu *g, struct gpu_summary *out);
 ps_t gpu_lookahead(const struct gpu *g);

@@ -1,0 +1,30 @@
+/* sim/gpu/eng_json.c: see eng_json.h. */
+#include "sim/gpu/eng_json.h"
+
+void eng_json_write(struct json_writer *w, const struct eng_adapt_report *a, const struct eng_profile *p)
+{
+    jw_obj_begin(w, "adaptive");
+    jw_double(w, "active_threads_mean", a->quanta ? (double)a->thread_quanta / (double)a->quanta : 0.0);
+    jw_u64(w, "active_threads_end", a->active_end);
+    jw_u64(w, "repartitions", a->repartitions);
+    jw_u64(w, "windows", a->windows);
+    jw_u64(w, "moves", a->moves);
+    jw_u64(w, "descheduled_windows", a->desched_windows);
+    jw_obj_end(w);
+    jw_obj_begin(w, "profile");
+    jw_u64(w, "quanta", p->quanta);
+    jw_u64(w, "sampled_quanta", p->samples);
+    jw_u64(w, "messages", p->msgs);
+    jw_double(w, "serial_seconds", p->serial_s);
+    jw_double(w, "sampled_work_seconds", p->work_s);
+    jw_double(w, "sampled_busiest_partition_seconds", p->max_part_s);
+    jw_arr_begin(w, "sampled_busiest_thread_seconds");
+    for (unsigned i = 0; i < p->n_proj; i++) {
+        jw_obj_begin(w, NULL);
+        jw_u64(w, "threads", p->proj_threads[i]);
+        jw_double(w, "seconds", p->proj_makespan_s[i]);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
+}
