@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "partitions/dram/dram.h"
+#include "partitions/dram/dram_icl_cost.h"
 #include "partitions/dram/dram_sched.h"
 #include "sim/base/common.h"
 #include "tap.h"
@@ -182,7 +183,30 @@ static void test_update(void)
     dram_fini(&g.d);
 }
 
+/* Thesis section 4.5 from the configuration: 64 L2 MSHR entries, 64-entry
+ * read queue, 16 banks, 4096 rows. */
+static void test_cost(void)
+{
+    struct dram_cfg c;
+    dram_cfg_defaults(&c);
+    c.separate_rw = true;
+    c.rdq = 64;
+    c.banks = 16;
+    c.rows = 4096;
+    struct dram_icl_cost k;
+    dram_icl_cost(64, &c, &k);
+    TAP_EQ_U64(k.l2_mib_bytes, 160, "L2-side MIB per slice: 160 B (thesis)");
+    TAP_EQ_U64(k.dram_mib_bytes, 344, "DRAM-side MIB: 344 B (thesis)");
+    TAP_EQ_U64(k.row_table_bytes, 280, "row-score table: 280 B (thesis)");
+    TAP_EQ_U64(k.adder_bytes, 1360, "128 adders: 1360 B (thesis)");
+    TAP_EQ_U64(k.ctrl_bytes, 1984, "controller total: 1984 B (thesis)");
+    c.rdq = 128;
+    dram_icl_cost(64, &c, &k);
+    TAP_EQ_U64(k.ctrl_bytes, 2 * 1984, "doubling the read queue doubles the controller's storage");
+}
+
 static const struct tap_test tests[] = {
+    {"cost", test_cost},
     {"worked_example", test_worked_example},
     {"row_scores", test_row_scores},
     {"degenerate", test_degenerate},

@@ -37,6 +37,7 @@
 #include "sim/cfg/sim_cfg.h"
 #include "sim/base/stats.h"
 #include "sim/gpu/eng_json.h"
+#include "partitions/dram/dram_icl_cost.h"
 #include "sim/app/report.h"
 #include "sim/app/summary.h"
 #include "sim/app/sweep.h"
@@ -677,8 +678,15 @@ static int cmd_config(struct cli *c)
     struct cfg cfg;
     const char *target = c->show_target ? c->show_target : c->config;
     bool ok = load_config(target, c, &cfg);
-    if (ok)
+    if (ok) {
         cfg_print_resolved(&cfg, stdout);
+        const struct sim_cfg *v = cfg.values;
+        if (v->dram.sched == DRAM_SCHED_MSHR_M || v->dram.sched == DRAM_SCHED_MSHR_S) {
+            struct dram_icl_cost cost;
+            dram_icl_cost(v->l2.mshr, &v->dram, &cost);
+            dram_icl_cost_print(stdout, &cost);
+        }
+    }
     cfg_fini(&cfg);
     return ok ? EXIT_OK : EXIT_USAGE;
 }
