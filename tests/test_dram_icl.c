@@ -36,10 +36,17 @@ static void rig_init(struct rig *g, const struct dram_sched_ops *ops)
     SIM_ASSERT(dram_push(&g->d, &r, 0), "push");
 }
 
+static void push_t(struct rig *g, uint64_t tag, uint32_t bank, uint32_t row, uint16_t merges, uint64_t t_create,
+                   uint64_t t_create_sum)
+{
+    struct dram_req r = {.tag = tag, .addr = tag * 128, .bank = bank, .row = row, .bytes = 128, .merges = merges,
+                         .t_create = t_create, .t_create_sum = t_create_sum};
+    SIM_ASSERT(dram_push(&g->d, &r, g->now), "push");
+}
+
 static void push(struct rig *g, uint64_t tag, uint32_t bank, uint32_t row, uint16_t merges)
 {
-    struct dram_req r = {.tag = tag, .addr = tag * 128, .bank = bank, .row = row, .bytes = 128, .merges = merges};
-    SIM_ASSERT(dram_push(&g->d, &r, g->now), "push");
+    push_t(g, tag, bank, row, merges, 0, 0);
 }
 
 static void run(struct rig *g, uint32_t n)
@@ -85,8 +92,8 @@ static void test_worked_example(void)
     TAP_EQ_U64(ipc_fr, 7, "FR-FCFS: 7 instructions in 4 cycles (delta IPC 1.75, thesis 3.1)");
     dram_fini(&g.d);
 
-    const struct dram_sched_ops *pols[2] = {&dram_sched_mshr_m, &dram_sched_mshr_s};
-    for (int p = 0; p < 2; p++) {
+    const struct dram_sched_ops *pols[3] = {&dram_sched_mshr_m, &dram_sched_mshr_s, &dram_sched_mshr_sa};
+    for (int p = 0; p < 3; p++) {
         rig_init(&g, pols[p]);
         for (int i = 0; i < 3; i++)
             push(&g, arrival[i], 0, 10 + (uint32_t)arrival[i], merges[arrival[i]]);
@@ -176,10 +183,10 @@ static void test_update(void)
     TAP_OK(dram_sched_wants_update(&g.d), "mshr_m takes update messages (the L2 merge hook is wired)");
     push(&g, 1, 0, 5, 1);
     push(&g, 2, 0, 6, 1);
-    TAP_OK(dram_update(&g.d, 2 * 128, 3, 0), "update for read 2 found in the controller");
+    TAP_OK(dram_update(&g.d, 2 * 128, 3, 0, 0), "update for read 2 found in the controller");
     run(&g, 2);
     TAP_OK(g.n == 2 && g.order[0] == 2 && g.order[1] == 1, "after the update read 2 (count 3) goes first");
-    TAP_OK(!dram_update(&g.d, 2 * 128, 4, 0), "update for a read already served is dropped");
+    TAP_OK(!dram_update(&g.d, 2 * 128, 4, 0, 0), "update for a read already served is dropped");
     dram_fini(&g.d);
 }
 
@@ -205,7 +212,39 @@ static void test_cost(void)
     TAP_EQ_U64(k.ctrl_bytes, 2 * 1984, "doubling the read queue doubles the controller's storage");
 }
 
+/* MSHR-S+A: scores are summed ages (NOTE(mshr-age)), so a lone read
+ * created long ago outscores a merged read created just now, which MSHR-S
+ * would serve first; and with equal creation times the merged read wins. */
+static void test_age(void)
+{
+    struct rig g;
+    rig_init(&g, &dram_sched_mshr_sa);
+    push_t(&g, 1, 0, 5, 1, 0, 0);       /* created at cycle 0 */
+    push_t(&g, 2, 0, 7, 2, 0, 2 * 5000); /* two requests created at cycle 5000 (in the future: age 0) */
+    run(&g, 2);
+    TAP_OK(g.n == 2 && g.order[0] == 1 && g.order[1] == 2, "S+A: the old lone read first (age beats count)");
+    dram_fini(&g.d);
+    rig_init(&g, &dram_sched_mshr_s);
+    push_t(&g, 1, 0, 5, 1, 0, 0);
+    push_t(&g, 2, 0, 7, 2, 0, 2 * 5000);
+    run(&g, 2);
+    TAP_OK(g.n == 2 && g.order[0] == 2, "MSHR-S: the merged read first (count only)");
+    dram_fini(&g.d);
+    rig_init(&g, &dram_sched_mshr_sa);
+    push_t(&g, 1, 0, 5, 1, 0, 0);
+    push_t(&g, 2, 0, 7, 2, 0, 0);
+    run(&g, 2);
+    TAP_OK(g.n == 2 && g.order[0] == 2, "S+A, same creation times: the merged read first (its age sum grows 2x)");
+    dram_fini(&g.d);
+    /* The time base converts SM pipeline cycles to DRAM cycles. */
+    rig_init(&g, &dram_sched_mshr_sa);
+    dram_set_time_base(&g.d, 1428, 1082); /* 700 MHz pipeline, 924 MHz DRAM (ps) */
+    TAP_EQ_U64(dram_tc_to_cycles(&g.d, 700), 700ull * 1428 / 1082, "t_create 700 pipeline cycles = 923 DRAM cycles");
+    dram_fini(&g.d);
+}
+
 static const struct tap_test tests[] = {
+    {"age", test_age},
     {"cost", test_cost},
     {"worked_example", test_worked_example},
     {"row_scores", test_row_scores},

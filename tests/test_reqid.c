@@ -438,7 +438,7 @@ static void test_dram_hooks(void)
         SIM_ASSERT(dram_push(&d, &r, 5), "push");
     }
     /* still in the delay line (ready at 5): an update message raises request 3's merge count */
-    bool up = dram_update(&d, 3 * 4096, 4, 0);
+    bool up = dram_update(&d, 3 * 4096, 4, 0, 0);
     TAP_OK(up && g_ps.upd == 1, "dram_update on a queued read calls on_update");
     uint32_t popped = 0;
     for (cycle_t c = 0; c < 5000 && popped < N; c++) {

@@ -122,12 +122,14 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
     if (dram_cfg_validate(cfg, dram_init_report, &channel_id) != 0)
         sim_panic("dram %u: invalid configuration reached dram_init", channel_id);
     memset(d, 0, sizeof *d);
+    d->tb_pipe_ps = d->tb_dram_ps = 1;
     d->cfg = *cfg;
     d->channel_id = channel_id;
     switch (cfg->sched) {
     case DRAM_SCHED_FCFS: d->sched = &dram_sched_fcfs; break;
     case DRAM_SCHED_MSHR_M: d->sched = &dram_sched_mshr_m; break;
     case DRAM_SCHED_MSHR_S: d->sched = &dram_sched_mshr_s; break;
+    case DRAM_SCHED_MSHR_SA: d->sched = &dram_sched_mshr_sa; break;
     default: d->sched = &dram_sched_frfcfs; break;
     }
     if (d->sched->init)
@@ -216,13 +218,22 @@ void dram_set_sched(struct dram *d, const struct dram_sched_ops *ops)
 
 bool dram_sched_wants_update(const struct dram *d) { return d->sched->on_update != NULL; }
 
-bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, cycle_t cycle)
+void dram_set_time_base(struct dram *d, uint64_t pipe_ps, uint64_t dram_ps)
+{
+    SIM_ASSERT(pipe_ps > 0 && dram_ps > 0, "dram %u: time base %llu/%llu ps", d->channel_id,
+               (unsigned long long)pipe_ps, (unsigned long long)dram_ps);
+    d->tb_pipe_ps = pipe_ps;
+    d->tb_dram_ps = dram_ps;
+}
+
+bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, uint64_t t_create, cycle_t cycle)
 {
     for (uint32_t k = 0; k < d->delay_count; k++) {
         struct dram_req *r = &d->delay[(d->delay_head + k) % d->delay_cap].req;
         if (!r->is_write && r->addr == addr) {
             uint16_t old = r->merges;
             r->merges = merges;
+            r->t_create_sum += t_create;
             if (d->sched->on_update)
                 d->sched->on_update(d, DRAM_NONE, old, cycle);
             return true;
@@ -233,6 +244,7 @@ bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, cycle_t cycle)
         if (!r->is_write && r->addr == addr) {
             uint16_t old = r->merges;
             r->merges = merges;
+            r->t_create_sum += t_create;
             if (d->sched->on_update)
                 d->sched->on_update(d, s, old, cycle);
             return true;

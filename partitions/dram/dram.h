@@ -53,7 +53,13 @@
 
 /* ------------------------------------------------------------ configuration */
 
-enum dram_sched_kind { DRAM_SCHED_FRFCFS = 0, DRAM_SCHED_FCFS = 1, DRAM_SCHED_MSHR_M = 2, DRAM_SCHED_MSHR_S = 3 };
+enum dram_sched_kind {
+    DRAM_SCHED_FRFCFS = 0,
+    DRAM_SCHED_FCFS = 1,
+    DRAM_SCHED_MSHR_M = 2,
+    DRAM_SCHED_MSHR_S = 3,
+    DRAM_SCHED_MSHR_SA = 4
+};
 enum dram_model_kind { DRAM_MODEL_NORMAL = 0, DRAM_MODEL_PERFECT = 1 };
 
 /* Section "dram" (keys in partitions/dram/dram_cfg.c). Timing values are DRAM
@@ -124,6 +130,8 @@ struct dram_req {
     uint16_t warp;    /* its warp slot */
     uint16_t merges;  /* read: requests in the L2 MSHR entry the read serves (>= 1); dram_update raises it */
     uint64_t t_create; /* SM pipeline cycle the causing request was created (mem_req.t_create) */
+    uint64_t t_create_sum; /* read: sum of t_create over the requests it serves (SM pipeline cycles;
+                              0 = unknown); dram_update adds each later merge's */
 };
 
 enum dram_cmd { DRAM_CMD_ACT = 0, DRAM_CMD_PRE = 1, DRAM_CMD_RD = 2, DRAM_CMD_WR = 3, DRAM_N_CMD = 4 };
@@ -244,6 +252,8 @@ struct dram {
     cycle_t bus_free;            /* first cycle the data bus is free (debug overlap check) */
     cycle_t last_cycle;          /* last cycle ticked (CYCLE_NEVER before the first) */
 
+    uint64_t tb_pipe_ps, tb_dram_ps; /* SM pipeline and DRAM clock periods (ps) for converting
+                                    t_create to DRAM cycles (dram_set_time_base; 1 and 1 by default) */
     dram_trace_fn trace;         /* optional command trace, NULL = off */
     void *trace_ctx;
 
@@ -262,10 +272,19 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id);
 void dram_set_sched(struct dram *d, const struct dram_sched_ops *ops);
 /* Update message for a request already in the controller: the read of
  * partition-local line `addr` (delay line or waiting) now serves `merges`
- * requests. Sets req.merges and calls the policy's on_update. Returns false
+ * requests, the newest created at SM pipeline cycle `t_create` (added to
+ * req.t_create_sum). Sets req.merges and calls the policy's on_update. Returns false
  * when no such read is waiting (already in service or gone). Cheap to call
  * only when the policy has on_update (dram_sched_wants_update). */
-bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, cycle_t cycle);
+bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, uint64_t t_create, cycle_t cycle);
+/* The clock periods that relate req.t_create (SM pipeline cycles) to DRAM
+ * cycles: DRAM cycle = t_create x pipe_ps / dram_ps (setup). */
+void dram_set_time_base(struct dram *d, uint64_t pipe_ps, uint64_t dram_ps);
+/* t_create (SM pipeline cycles) in DRAM cycles (floor). */
+static inline uint64_t dram_tc_to_cycles(const struct dram *d, uint64_t t_create)
+{
+    return (uint64_t)((unsigned __int128)t_create * d->tb_pipe_ps / d->tb_dram_ps);
+}
 bool dram_sched_wants_update(const struct dram *d);
 void dram_fini(struct dram *d);
 

@@ -24,7 +24,7 @@
 #include "sim/cfg/config.h"
 #include "sim/cfg/sim_cfg.h"
 
-static const char *const dram_sched_choices[] = {"frfcfs", "fcfs", "mshr_m", "mshr_s", NULL};
+static const char *const dram_sched_choices[] = {"frfcfs", "fcfs", "mshr_m", "mshr_s", "mshr_sa", NULL};
 static const char *const dram_model_choices[] = {"normal", "perfect", NULL};
 
 #define T(key, def, doc)                                                                           \
@@ -71,7 +71,7 @@ const struct cfg_key dram_cfg_keys[] = {
      "data beats per command cycle (GDDR5 QDR = 4)"},
     {"sched", CFG_ENUM, offsetof(struct dram_cfg, sched), 0, 0, "frfcfs", dram_sched_choices,
      "request scheduler: frfcfs (row hits first, per bank), fcfs (strict arrival order), mshr_m / mshr_s "
-     "(003: largest L2 MSHR merge count first; row score max / sum; docs/dram.md)"},
+     "(003: largest L2 MSHR merge count first; row score max / sum), mshr_sa (summed request ages; docs/dram.md)"},
     {"model", CFG_ENUM, offsetof(struct dram_cfg, model), 0, 0, "normal", dram_model_choices,
      "normal (GDDR5 timing) or perfect (zero DRAM latency, 003's classification)"},
     {"addr_map", CFG_STRING, offsetof(struct dram_cfg, addr_map), 1, 0, ADDRMAP_GTX480, NULL,

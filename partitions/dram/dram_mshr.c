@@ -1,6 +1,6 @@
 /* partitions/dram/dram_mshr.c: the shared selection of the inter-core-
  * locality-aware schedulers (dram-intercore-locality.md §2.3, seed 003;
- * policies in dram_mshr_m.c and dram_mshr_s.c).
+ * policies in dram_mshr_m.c, dram_mshr_s.c and dram_mshr_sa.c).
  *
  * What is modelled: per bank with no request in service, in round-robin
  * order from the bank after the one served last (as frfcfs):
@@ -16,33 +16,61 @@
  * the most pending requests. At most one request is handed per DRAM cycle.
  *
  * s(r) is the read's merge count (req.merges: the requests its L2 MSHR entry
- * holds, raised by dram_update when later misses merge). Writes and reads
- * without merge information count 1, like a lone read (NOTE(mshr-write)).
+ * holds, raised by dram_update when later misses merge) for MSHR-M and
+ * MSHR-S, and the sum of those requests' ages for MSHR-S+A (NOTE(mshr-age)).
+ * Writes and reads without merge information count as one request
+ * (NOTE(mshr-write)).
  *
  * What is not modelled here: the L2-side merge-information buffer and the
  * dummy update messages with their link cost (today dram_update delivers the
- * new count at once: the spec's oracle mode, icl.exact_hw = 0), and
- * MSHR-S+A's age scores. Both are open in issue 17.
+ * new count at once: the spec's oracle mode, icl.exact_hw = 0), open in
+ * issue 17.
  */
 #include "partitions/dram/dram_sched.h"
 
 /* NOTE(mshr-write): a write (unified queue) or a read pushed without a
  * merge count scores 1. In separate_rw mode writes are scheduled only in
  * write-drain mode, where every score is 1: FR-FCFS, as the spec asks. */
-static inline uint32_t req_score(const struct dram *d, uint32_t s)
+static uint64_t score_merges(const struct dram *d, uint32_t s, cycle_t cycle)
 {
+    (void)cycle;
     const struct dram_req *r = &d->slot[s].req;
     return r->is_write || r->merges == 0 ? 1u : r->merges;
 }
 
+/* NOTE(mshr-age): MSHR-S+A's request score is the sum of the ages of the
+ * requests the read serves, in DRAM cycles: merges x now - (sum of their
+ * creation times), with creation times converted from SM pipeline cycles
+ * (dram_tc_to_cycles of req.t_create_sum; the floor is taken of the sum).
+ * It is computed at pick time from the current cycle, so it needs no
+ * per-cycle update and is exact whether or not idle cycles are ticked.
+ * This is the spec's oracle mode (icl.exact_hw = 0: no 15-bit saturation,
+ * no transit delay). A read without merge information counts as one
+ * request of its own age (req.t_create); a write scores the cycles it has
+ * waited in the controller (writes carry no useful creation time). */
+static uint64_t score_age(const struct dram *d, uint32_t s, cycle_t cycle)
+{
+    const struct dram_slot *sl = &d->slot[s];
+    const struct dram_req *r = &sl->req;
+    if (r->is_write)
+        return cycle - sl->enter_cycle;
+    uint64_t m = r->merges ? r->merges : 1;
+    uint64_t created = dram_tc_to_cycles(d, r->merges && r->t_create_sum ? r->t_create_sum : r->t_create * m);
+    uint64_t now = m * cycle;
+    return now > created ? now - created : 0;
+}
+
+typedef uint64_t (*score_fn)(const struct dram *d, uint32_t s, cycle_t cycle);
+
 /* Row score of `row` in bank b over eligible waiting requests. */
-static uint64_t row_score(const struct dram *d, const struct dram_bank *bk, uint32_t row, bool sum)
+static uint64_t row_score(const struct dram *d, const struct dram_bank *bk, uint32_t row, bool sum, score_fn sf,
+                          cycle_t cycle)
 {
     uint64_t sc = 0;
     for (uint32_t s = bk->head; s != DRAM_NONE; s = d->slot[s].bnext) {
         if (d->slot[s].req.row != row || !dram_sched_eligible(d, s))
             continue;
-        uint32_t v = req_score(d, s);
+        uint64_t v = sf(d, s, cycle);
         if (sum)
             sc += v;
         else if (v > sc)
@@ -52,13 +80,15 @@ static uint64_t row_score(const struct dram *d, const struct dram_bank *bk, uint
 }
 
 /* The eligible request of bank b to `row` with the largest score (oldest on ties). */
-static uint32_t best_in_row(const struct dram *d, const struct dram_bank *bk, uint32_t row)
+static uint32_t best_in_row(const struct dram *d, const struct dram_bank *bk, uint32_t row, score_fn sf,
+                            cycle_t cycle)
 {
-    uint32_t best = DRAM_NONE, best_sc = 0;
+    uint32_t best = DRAM_NONE;
+    uint64_t best_sc = 0;
     for (uint32_t s = bk->head; s != DRAM_NONE; s = d->slot[s].bnext) {
         if (d->slot[s].req.row != row || !dram_sched_eligible(d, s))
             continue;
-        uint32_t v = req_score(d, s);
+        uint64_t v = sf(d, s, cycle);
         if (best == DRAM_NONE || v > best_sc) {
             best = s;
             best_sc = v;
@@ -67,15 +97,16 @@ static uint32_t best_in_row(const struct dram *d, const struct dram_bank *bk, ui
     return best;
 }
 
-bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum)
+bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum, bool age)
 {
+    score_fn sf = age ? score_age : score_merges;
     uint32_t nb = (uint32_t)d->cfg.banks;
     for (uint32_t i = 0; i < nb; i++) {
         uint32_t b = (d->sched_rr + i) % nb;
         struct dram_bank *bk = &d->bank[b];
         if (bk->serving != DRAM_NONE || bk->head == DRAM_NONE)
             continue;
-        uint32_t pick = best_in_row(d, bk, bk->sched_row); /* rule 1: hits to the current row */
+        uint32_t pick = best_in_row(d, bk, bk->sched_row, sf, cycle); /* rule 1: hits to the current row */
         if (pick == DRAM_NONE) {
             /* rule 2: the row with the largest score; scanning in arrival
              * order and replacing only on a strictly larger score keeps the
@@ -92,7 +123,7 @@ bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum)
                     seen = d->slot[t].req.row == row && dram_sched_eligible(d, t);
                 if (seen)
                     continue;
-                uint64_t sc = row_score(d, bk, row, sum);
+                uint64_t sc = row_score(d, bk, row, sum, sf, cycle);
                 if (best_row == DRAM_NONE || sc > best_sc) {
                     best_row = row;
                     best_sc = sc;
@@ -100,7 +131,7 @@ bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum)
             }
             if (best_row == DRAM_NONE)
                 continue;
-            pick = best_in_row(d, bk, best_row);
+            pick = best_in_row(d, bk, best_row, sf, cycle);
         }
         dram_sched_hand(d, pick, cycle);
         d->sched_rr = (b + 1) % nb;

@@ -4,7 +4,7 @@
  * Rixner et al.'s "most pending"). Selection in dram_mshr.c. */
 #include "partitions/dram/dram_sched.h"
 
-static bool mshr_s_pick(struct dram *d, cycle_t cycle) { return dram_mshr_pick(d, cycle, true); }
+static bool mshr_s_pick(struct dram *d, cycle_t cycle) { return dram_mshr_pick(d, cycle, true, false); }
 
 const struct dram_sched_ops dram_sched_mshr_s = {
     .name = "mshr_s", .pick = mshr_s_pick, .on_update = dram_mshr_on_update};

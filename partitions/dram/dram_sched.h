@@ -15,8 +15,9 @@
  *    round-robin.
  *  - fcfs (dram_fcfs.c): the oldest waiting request overall, and only it:
  *    when its bank is busy nothing is handed (strict arrival order).
- *  - mshr_m, mshr_s (dram_mshr_m.c, dram_mshr_s.c, shared dram_mshr.c):
- *    seed 003's inter-core-locality-aware selection by L2 MSHR merge count.
+ *  - mshr_m, mshr_s, mshr_sa (dram_mshr_m.c, dram_mshr_s.c, dram_mshr_sa.c,
+ *    shared dram_mshr.c): seed 003's inter-core-locality-aware selection by
+ *    L2 MSHR merge count (M, S) or summed request age (S+A).
  */
 #ifndef GPUSIM_PARTITIONS_DRAM_DRAM_SCHED_H
 #define GPUSIM_PARTITIONS_DRAM_DRAM_SCHED_H
@@ -51,10 +52,13 @@ extern const struct dram_sched_ops dram_sched_frfcfs;
 extern const struct dram_sched_ops dram_sched_fcfs;
 extern const struct dram_sched_ops dram_sched_mshr_m;
 extern const struct dram_sched_ops dram_sched_mshr_s;
+extern const struct dram_sched_ops dram_sched_mshr_sa;
 
-/* Shared by mshr_m / mshr_s (dram_mshr.c): hand the best request by merge
- * score; sum = row score is the sum (MSHR-S) rather than the max (MSHR-M). */
-bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum);
+/* Shared by mshr_m / mshr_s / mshr_sa (dram_mshr.c): hand the best request
+ * by score; sum = row score is the sum (MSHR-S, S+A) rather than the max
+ * (MSHR-M); age = request score is the summed age (S+A) rather than the
+ * merge count. */
+bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum, bool age);
 void dram_mshr_on_update(struct dram *d, uint32_t s, uint16_t old_merges, cycle_t cycle);
 
 /* Whether slot s may be scheduled now: in separate_rw mode only the

@@ -280,8 +280,13 @@ bool l2_pop_dram_req(struct l2 *l, struct l2_dram_req *out, cycle_t cycle)
     idx_ring_pop(&l->dq_r);
     if (!out->is_write) { /* merge count as the read leaves (requester identity) */
         int32_t e = mshr_lookup(&l->mshr, out->line_addr);
-        if (e >= 0)
-            out->merges = (uint16_t)mshr_count(&l->mshr, (uint32_t)e);
+        if (e >= 0) {
+            uint32_t n = mshr_count(&l->mshr, (uint32_t)e);
+            out->merges = (uint16_t)n;
+            out->t_create_sum = 0;
+            for (uint32_t k = 0; k < n; k++)
+                out->t_create_sum += ((const struct l2_pend *)mshr_slot(&l->mshr, (uint32_t)e, k))->u.req.t_create;
+        }
     }
     return true;
 }

@@ -113,6 +113,8 @@ struct l2_dram_req {
     uint32_t cta;                 /* its linear CTA id */
     uint32_t pad_;
     uint64_t t_create;            /* its creation cycle at the SM (mem_req.t_create) */
+    uint64_t t_create_sum;        /* read: sum of t_create over the MSHR entry's requests as it left
+                                     (SM pipeline cycles; MSHR-S+A ages, docs/dram.md) */
     uint8_t data[MEM_LINE_BYTES]; /* write-back: the line's bytes */
 };
 

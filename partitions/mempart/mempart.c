@@ -40,12 +40,12 @@ static void decode(const struct mempart *mp, uint64_t addr, struct addrmap_loc *
 static void on_l2_merge(void *ctx, int slice, uint64_t line_addr, uint32_t count, const struct mem_req *rq)
 {
     struct mempart *mp = ctx;
-    (void)slice, (void)rq;
+    (void)slice;
     struct addrmap_loc loc;
     decode(mp, line_addr, &loc);
     uint64_t local_line = loc.local & ~(uint64_t)(MEM_LINE_BYTES - 1);
     cycle_t now = mp->dram.last_cycle == CYCLE_NEVER ? 0 : mp->dram.last_cycle;
-    if (dram_update(&mp->dram, local_line, (uint16_t)(count > UINT16_MAX ? UINT16_MAX : count), now))
+    if (dram_update(&mp->dram, local_line, (uint16_t)(count > UINT16_MAX ? UINT16_MAX : count), rq->t_create, now))
         mp->st.dram_updates++;
 }
 
@@ -205,6 +205,7 @@ void mempart_init(struct mempart *mp, const struct mempart_cfg *cfg, const struc
         l2_init(&mp->l2[s], l2cfg, &la);
     }
     dram_init(&mp->dram, dcfg, a->channel);
+    dram_set_time_base(&mp->dram, a->pipe_period_ps, a->dram_period_ps);
     wire_merge_hooks(mp);
     uint64_t col_bytes = dcfg->bus_bytes * dcfg->burst;
     SIM_ASSERT(col_bytes && MEM_LINE_BYTES % col_bytes == 0, "mempart %u: %llu-byte column commands",
@@ -408,7 +409,7 @@ static void stage_admit(struct mempart *mp, uint64_t d)
         mp->store.read_line(mp->store.ctx, lr.line_addr, local_line, x->data);
 
     struct dram_req r = {i, local_line, loc.bank, loc.row, loc.col, MEM_LINE_BYTES, lr.is_write != 0,
-                         lr.space, lr.sm, lr.warp, lr.merges, lr.t_create};
+                         lr.space, lr.sm, lr.warp, lr.merges, lr.t_create, lr.t_create_sum};
     bool pushed = dram_push(&mp->dram, &r, d + mp->l2_to_dram_cycles);
     SIM_ASSERT(pushed, "mempart %u: DRAM refused after can_accept", mp->channel);
     credit_take(mp, s);

@@ -681,7 +681,7 @@ static int cmd_config(struct cli *c)
     if (ok) {
         cfg_print_resolved(&cfg, stdout);
         const struct sim_cfg *v = cfg.values;
-        if (v->dram.sched == DRAM_SCHED_MSHR_M || v->dram.sched == DRAM_SCHED_MSHR_S) {
+        if (v->dram.sched >= DRAM_SCHED_MSHR_M && v->dram.sched <= DRAM_SCHED_MSHR_SA) {
             struct dram_icl_cost cost;
             dram_icl_cost(v->l2.mshr, &v->dram, &cost);
             dram_icl_cost_print(stdout, &cost);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CLI: seed 003's DRAM schedulers (dram.sched = mshr_m / mshr_s) on the
+# CLI: seed 003's DRAM schedulers (dram.sched = mshr_m / mshr_s / mshr_sa) on the
 # whole GPU: the workload verifies, the statistics (everything but "host")
 # are byte-identical for --threads 1 and 2 and with sim.tick_every_cycle,
 # L2 MSHR merges happen (their counts reach the controller through
@@ -15,7 +15,7 @@ run() { # run <name> <args...>
 val() { python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['stats']['total'][sys.argv[2]]; print(d['total'] if isinstance(d, dict) else d)" "$1" "$2"; }
 
 run fr --threads 1; ok $? "frfcfs: bfs verifies"
-for p in mshr_m mshr_s; do
+for p in mshr_m mshr_s mshr_sa; do
   run "$p-1" --threads 1 -o dram.sched=$p; ok $? "$p: bfs verifies"
   run "$p-2" --threads 2 -o dram.sched=$p; ok $? "$p: --threads 2 runs"
   cmp -s <(nohost "$TMP/$p-1.json") <(nohost "$TMP/$p-2.json"); ok $? "$p: --threads 2 statistics equal --threads 1"
