@@ -119,6 +119,9 @@ static void test_row_scores(void)
     run(&g, 4);
     TAP_OK(g.n == 4 && g.order[0] == 3, "MSHR-M opens the row with the largest single count (row 7) first");
     TAP_OK(g.order[1] == 1 && g.order[2] == 2 && g.order[3] == 4, "then row 5 in arrival order");
+    TAP_OK(g.d.st.reorders >= 1 && g.d.st.row_switch_score >= 1,
+           "counted: a reorder against FR-FCFS and a row opened by score (%llu, %llu)",
+           (unsigned long long)g.d.st.reorders, (unsigned long long)g.d.st.row_switch_score);
     dram_fini(&g.d);
 
     rig_init(&g, &dram_sched_mshr_s);
@@ -170,6 +173,7 @@ static void test_degenerate(void)
     TAP_OK(a.n == 16 && b.n == 16 && memcmp(a.order, b.order, sizeof a.order) == 0,
            "all counts 1: MSHR-M returns the 16 reads in FR-FCFS's order");
     TAP_EQ_U64(b.d.st.row_hits, a.d.st.row_hits, "and with the same row hits");
+    TAP_EQ_U64(b.d.st.reorders, 0, "and no hand-off counted as a reorder");
     dram_fini(&a.d);
     dram_fini(&b.d);
 }

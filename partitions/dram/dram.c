@@ -737,4 +737,11 @@ void dram_stats_register(struct dram *d, struct stats *s, int instance)
               "scheduler-queue occupancy per DRAM cycle (entries)");
     stats_avg(s, g, instance, "bank_parallelism", &t->blp,
               "banks with a request in service, averaged over cycles with at least one");
+    if (d->sched == &dram_sched_mshr_m || d->sched == &dram_sched_mshr_s || d->sched == &dram_sched_mshr_sa) {
+        /* only with an MSHR policy, so the default output is unchanged */
+        stats_counter(s, g, instance, "reorders", &t->reorders,
+                      "MSHR policies: hand-offs where FR-FCFS would have handed another request");
+        stats_counter(s, g, instance, "row_switch_score", &t->row_switch_score,
+                      "MSHR policies: rows opened by score when FR-FCFS would have opened the oldest request's row");
+    }
 }

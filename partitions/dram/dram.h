@@ -191,6 +191,8 @@ struct dram_stats {
     uint64_t turnarounds;     /* column commands whose direction differs from the previous one */
     uint64_t refused;         /* dram_push calls refused (full) */
     uint64_t write_drains;    /* separate_rw: entries into write-drain mode */
+    uint64_t reorders;        /* MSHR policies: hand-offs where FR-FCFS would have handed another request */
+    uint64_t row_switch_score;/* MSHR policies: row opened by score while an older request wanted another row */
     struct stat_avg read_latency; /* read: scheduler-queue entry -> return queue (cycles) */
     struct stat_hist read_latency_hist; /* same, histogram, 16-cycle bins */
     struct stat_avg queue_occ;    /* scheduler-queue occupancy (entries), per cycle */

@@ -133,6 +133,23 @@ bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum, bool age)
                 continue;
             pick = best_in_row(d, bk, best_row, sf, cycle);
         }
+        /* statistics: what FR-FCFS would have handed to this bank */
+        uint32_t fr = DRAM_NONE, oldest = DRAM_NONE;
+        for (uint32_t s = bk->head; s != DRAM_NONE && fr == DRAM_NONE; s = d->slot[s].bnext) {
+            if (!dram_sched_eligible(d, s))
+                continue;
+            if (oldest == DRAM_NONE)
+                oldest = s;
+            if (d->slot[s].req.row == bk->sched_row)
+                fr = s;
+        }
+        if (fr == DRAM_NONE) {
+            fr = oldest;
+            if (d->slot[pick].req.row != d->slot[oldest].req.row)
+                d->st.row_switch_score++;
+        }
+        if (fr != pick)
+            d->st.reorders++;
         dram_sched_hand(d, pick, cycle);
         d->sched_rr = (b + 1) % nb;
         return true;
