@@ -33,6 +33,7 @@ property() {
     fermi16)        echo "gpu.n_sm = 16" ;;
     fermi24)        echo "mem.n_partitions = 8" ;;
     gtx480-li2015)  echo "l2_to_dram.latency = 20" ;;
+    gtx480-gpgpusim42) echo "l2.mshr = 256" ;;
     fermi15-rf)     echo "sm.n_sched = 1" ;;
     fermi15-rf-lrr) echo "rf.max_bank_accesses_per_cycle = 4" ;;
     fermi15-vws)    echo "l1d.size = 32K" ;;

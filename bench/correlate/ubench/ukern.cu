@@ -1,0 +1,132 @@
+// bench/correlate/ubench/ukern.cu: micro-kernels that isolate one timing
+// property, each compiled on its own (nvcc -DKIND=.. -DHOPS=..) into a PTX
+// whose only entry has vectoradd's name and signature, so that gpusim
+// (`--ptx`) and GPGPU-Sim (the stand-in cuobjdump) both run it under the
+// unmodified vectoradd host driver. The driver's CPU check then reports a
+// mismatch; only the cycles count (ubench.sh).
+//
+// Latency kernels are dependent chains run by warp 0 of each CTA (the other
+// warps exit at once): HOPS steps, each one access whose address depends on
+// the previous access's value. The dependence goes through an inline-asm
+// `and.b32 z, v, 0` that the compiler cannot fold, so the address pattern
+// is fixed while no memory needs initialising. ubench.sh runs HOPS = 256
+// and 1280 and divides the cycle difference by 1024: the cost of one step,
+// with launch, start-up and drain cancelled out. Sizes: tiny (4 CTAs of 8
+// warps, 1000-float arrays) except the DRAM chase (small: 1 MB arrays, CTA 0
+// only).
+#ifndef KIND
+#define KIND 0
+#endif
+#ifndef HOPS
+#define HOPS 256
+#endif
+#ifndef STRIDE
+#define STRIDE 1
+#endif
+
+__device__ __forceinline__ unsigned dep0(unsigned v)
+{
+    unsigned z;
+    asm volatile("and.b32 %0, %1, 0;" : "=r"(z) : "r"(v));
+    return z;
+}
+__device__ __forceinline__ unsigned ld_ca(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ unsigned ld_cg(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
+
+extern "C" __global__ void vectoradd(const float *__restrict__ a, const float *__restrict__ b,
+                                     float *__restrict__ c, int n)
+{
+    const unsigned lane = threadIdx.x;
+    const unsigned *ga = (const unsigned *)a; (void)ga;
+    unsigned acc = 0;
+#if KIND == 1
+    // smem: dependent ld.shared; lane l reads word (l * STRIDE + 32 k) mod 2048
+    // (STRIDE 1: conflict-free; 2: two-way; 32: 32-way conflicts)
+    __shared__ unsigned s[2048];
+    if (lane >= 32) return;
+    unsigned k = 0;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++) {
+        unsigned v = s[(lane * STRIDE + 32 * k) & 2047];
+        k = (k + 1 + dep0(v)) & 63;
+        acc += v;
+    }
+#elif KIND == 2
+    // L1D hit: dependent ld.global.ca over 16 lines (2 KB of a; after the first lap every step hits)
+    if (lane >= 32) return;
+    unsigned k = 0;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++) {
+        unsigned v = ld_ca(ga + 32 * k + lane);
+        k = (k + 5 + dep0(v)) & 15;
+        acc += v;
+    }
+#elif KIND == 3
+    // L2 hit: dependent ld.global.cg (L1 bypassed) over 16 lines (2 KB of a; hits after the first lap)
+    if (lane >= 32) return;
+    unsigned k = 0;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++) {
+        unsigned v = ld_cg(ga + 32 * k + lane);
+        k = (k + 5 + dep0(v)) & 15;
+        acc += v;
+    }
+#elif KIND == 4
+    // DRAM: dependent ld.global.cg over 8192 lines (1 MB, size small), each line once:
+    // every step is an L2 miss to a new line, rows mostly closed. CTA 0 only.
+    if (lane >= 32 || blockIdx.x != 0) return;
+    unsigned k = 0;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++) {
+        unsigned v = ld_cg(ga + 32 * k + lane);
+        k = (k + 1999 + dep0(v)) & 8191;
+        acc += v;
+    }
+#elif KIND == 5
+    // FP32 pipeline: dependent fma chain (latency of one SP instruction)
+    if (lane >= 32) return;
+    float x = a[lane], y = 1.0001f;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++)
+        x = fmaf(x, y, 0.5f);
+    acc = __float_as_uint(x);
+#elif KIND == 6
+    // issue rate: every warp of the CTA runs 4 independent fma chains
+    float x0 = a[lane & 31], x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, y = 1.0001f;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++) {
+        x0 = fmaf(x0, y, 0.5f);
+        x1 = fmaf(x1, y, 0.5f);
+        x2 = fmaf(x2, y, 0.5f);
+        x3 = fmaf(x3, y, 0.5f);
+    }
+    acc = __float_as_uint(x0 + x1 + x2 + x3);
+#elif KIND == 7
+    // shared-memory throughput: every warp of the CTA issues independent ld.shared
+    __shared__ unsigned s[2048];
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++)
+        acc += s[((lane & 31) * STRIDE + 32 * (i & 63) + (lane >> 5)) & 2047];
+#elif KIND == 8
+    // shared-memory atomics: every warp of the CTA adds 1 to word (lane * STRIDE + warp) mod 2048
+    // (STRIDE 1: 32 distinct banks; STRIDE 0: all lanes of a warp on one word)
+    __shared__ unsigned s[2048];
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++)
+        atomicAdd(&s[((lane & 31) * STRIDE + (lane >> 5)) & 2047], 1u);
+    __syncthreads();
+    acc = s[lane & 2047];
+#endif
+    if (blockIdx.x * blockDim.x + lane < n)
+        c[blockIdx.x * blockDim.x + lane] = __uint_as_float(acc);
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# CLI: bench/correlate (docs/correlation.md), on recorded outputs only: no
+# GPGPU-Sim runs here. bench/correlate/testdata/runs holds GPGPU-Sim 4.2
+# stdout logs and gpusim stats.json files (reduced to the keys the tool
+# reads) of vectoradd tiny (one kernel), transpose tiny (two kernels: the
+# per-kernel values are differences of GPGPU-Sim's cumulative counters) and
+# reduction tiny (a GPGPU-Sim run that crashed). Checks: the parsed
+# per-kernel numbers against values read off the logs by hand, the Markdown,
+# CSV and SVG outputs (the SVG through python3's XML parser: one point per
+# kernel and series, the y = x line and the +-10 % band), two series, error
+# exits, and correlate.sh end to end with --reuse-gg (gpusim runs, GPGPU-Sim
+# results come from testdata). Skipped (TAP "# SKIP") without python3.
+source "$(dirname "$0")/../support/cli_lib.sh"
+
+SRC=${GPUSIM_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+C=$SRC/bench/correlate
+RUNS=$C/testdata/runs
+if ! command -v python3 >/dev/null 2>&1; then
+  echo "ok 1 # SKIP bench/correlate: python3 not installed"
+  echo "1..1"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- parsing
+cat >"$TMP/parse.py" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+import correlate as c
+runs = sys.argv[2]
+gg, gs = c.load_item(runs, 'transpose:tiny')
+kg, ks = gg[0]['kernels'], gs[0]['kernels']
+def chk(what, got, want):
+    print('%s %s: got %r, want %r' % ('PASS' if got == want else 'FAIL', what, got, want))
+# GPGPU-Sim: cycles and thread instructions are per launch; warp
+# instructions, L1D, L2 and DRAM counters are cumulative (second minus first dump)
+chk('gg naive cycles', kg['transpose_naive']['cycles'], 2628)
+chk('gg tiled cycles', kg['transpose_tiled']['cycles'], 3146)
+chk('gg tiled thread insts', kg['transpose_tiled']['thread_insts'], 289680)
+chk('gg naive warp insts', kg['transpose_naive']['warp_insts'], 9504)
+chk('gg tiled warp insts', kg['transpose_tiled']['warp_insts'], 19944 - 9504)
+chk('gg tiled L1D accesses', kg['transpose_tiled']['l1d_acc'], 9041 - 8023)
+chk('gg tiled L2 accesses', kg['transpose_tiled']['l2_acc'], 13415 - 9742)
+chk('gg naive DRAM reads', kg['transpose_naive']['dram_rd'], 170 + 160 + 160 + 156 + 152 + 152)
+chk('gg tiled DRAM reads', kg['transpose_tiled']['dram_rd'], (170 + 168 + 168 + 164 + 160 + 152) - 950)
+chk('gg naive row hits', kg['transpose_naive']['row_hits'], 166 + 160 + 160 + 156 + 152 + 152)
+chk('gs tiled cycles', ks['transpose_tiled']['cycles'], 2864)
+chk('gs tiled warp insts', ks['transpose_tiled']['warp_insts'], 10440)
+chk('gs naive DRAM reads', ks['transpose_naive']['dram_rd'], 944)
+gg, gs = c.load_item(runs, 'reduction:tiny')
+chk('crashed GPGPU-Sim run is left out', len(gg), 0)
+chk('gpusim reduction launches', gs[0]['kernels']['reduce_u32']['launches'], 2)
+s = c.error_summary([(100, 110), (100, 80), (10, 10)])
+chk('error summary n', s['n'], 3)
+chk('error summary MAE %', round(s['mae'], 6), 10.0)
+chk('error summary within 10 %', s['within10'], 2)
+EOF
+python3 "$TMP/parse.py" "$C" "$RUNS" >"$TMP/parse.out" 2>"$TMP/parse.err"
+while read -r verdict rest; do
+  [ "$verdict" = PASS ]; ok $? "parse: $rest"
+done <"$TMP/parse.out"
+[ "$(grep -c '' "$TMP/parse.out")" -eq 18 ]; ok $? "parse: all 18 checks ran"
+
+# ---------------------------------------------------------------- report
+expect_exit 0 "correlate.py on the recorded runs" -- python3 "$C/correlate.py" "$RUNS=recorded" --out "$TMP/r" --title "test report"
+for f in correlation.md kernels.csv workloads.csv scatter_cycles.svg; do
+  [ -s "$TMP/r/$f" ]; ok $? "report writes $f"
+done
+contains "$TMP/r/correlation.md" "| recorded | 3 | 14.3 | 17.6 |" "summary: 3 kernels, MAE 14.3 %, max error 17.6 %"
+contains "$TMP/r/correlation.md" "| transpose:tiny | transpose_tiled | 1 | 2,864 | 3,146 | 0.910 |" "kernel row: transpose_tiled cycles and ratio"
+contains "$TMP/r/correlation.md" "| vectoradd | tiny | 864 / 864 | 25,264 / 25,264 | 1,232 | 1,495 | 0.824 |" "workload row: vectoradd instruction counts and cycles"
+contains "$TMP/r/correlation.md" "| reduction | tiny | (no comparable result: GPGPU-Sim missing or failed, gpusim ran) |" "a crashed GPGPU-Sim run is reported, not compared"
+contains "$TMP/r/kernels.csv" "recorded,transpose,tiny,transpose_tiled,1,2864," "kernels.csv row"
+[ "$(grep -c '' "$TMP/r/kernels.csv")" -eq 4 ]; ok $? "kernels.csv: a header and 3 kernels"
+cat >"$TMP/svg.py" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+ns = {'s': 'http://www.w3.org/2000/svg'}
+root = ET.parse(sys.argv[1]).getroot()
+groups = root.findall('.//s:g[@class="series"]', ns)
+print(len(groups), sum(len(list(g)) for g in groups),
+      len(root.findall('.//s:polygon[@class="band"]', ns)), len(root.findall('.//s:line[@class="diag"]', ns)))
+EOF
+python3 "$TMP/svg.py" "$TMP/r/scatter_cycles.svg" >"$TMP/svg.out" 2>&1
+[ "$(cat "$TMP/svg.out")" = "1 3 1 1" ]; ok $? "SVG parses: 1 series, 3 points, the +-10 % band and y = x (got: $(cat "$TMP/svg.out"))"
+
+expect_exit 0 "two series (the same runs twice)" -- python3 "$C/correlate.py" "$RUNS=before" "$RUNS=after" --out "$TMP/r2" --items vectoradd:tiny transpose:tiny
+contains "$TMP/r2/correlation.md" "| after | 3 |" "the second series has its own summary row"
+contains "$TMP/r2/correlation.md" "| 0.824 | 0.824 |" "the second series adds a ratio column"
+python3 "$TMP/svg.py" "$TMP/r2/scatter_cycles.svg" >"$TMP/svg.out" 2>&1
+[ "$(cat "$TMP/svg.out")" = "2 6 1 1" ]; ok $? "SVG: 2 series, 3 points each (got: $(cat "$TMP/svg.out"))"
+
+expect_exit 2 "a RUNS that is not a directory" -- python3 "$C/correlate.py" "$TMP/nope" --out "$TMP/r3"
+expect_exit 2 "an item that is not WORKLOAD:SIZE" -- python3 "$C/correlate.py" "$RUNS" --out "$TMP/r3" --items vectoradd
+expect_exit 2 "correlate.sh: an unknown option" -- bash "$C/correlate.sh" --nope vectoradd:tiny
+expect_exit 2 "correlate.sh: an unknown workload" -- bash "$C/correlate.sh" --out "$TMP/r4" nosuch:tiny
+expect_exit 2 "correlate.sh: GPGPU-Sim needed but not given" -- bash "$C/correlate.sh" --gpusim "$GPUSIM" --out "$TMP/r4" vectoradd:tiny
+contains "$TMP/err" "--gpgpusim DIR is needed" "message says what is missing"
+expect_exit 0 "correlate.sh --help" -- bash "$C/correlate.sh" --help
+
+# ---------------------------------------------------------------- end to end without GPGPU-Sim
+expect_exit 0 "correlate.sh runs gpusim and reuses recorded GPGPU-Sim runs" -- \
+  bash "$C/correlate.sh" --gpusim "$GPUSIM" --reuse-gg "$RUNS" --out "$TMP/e2e" vectoradd:tiny transpose:tiny
+[ -s "$TMP/e2e/runs/vectoradd_tiny/gs_r1/stats.json" ] && [ -s "$TMP/e2e/runs/vectoradd_tiny/gg_r1/log" ]
+ok $? "the run directory holds both sides"
+contains "$TMP/e2e/correlation.md" "| transpose | tiny | 19,944 / 19,944 | 556,908 / 556,908 |" "fresh gpusim run: instruction counts equal GPGPU-Sim's"
+contains "$TMP/e2e/runs/gpusim_run.txt" "config=gtx480" "the gpusim configuration is recorded"
+finish
