@@ -35,6 +35,8 @@ options:
   --gg-config DIR    directory with gpgpusim.config and its .icnt file (default:
                      GPGPU-Sim's configs/tested-cfgs/SM2_GTX480, adjusted, see README.md)
   --gg-extra W=FILE  GPGPU-Sim options appended to gpgpusim.config for workload W (repeatable)
+  --gg-append FILE   GPGPU-Sim options appended for every workload (e.g. gg_3.2.2_like.config);
+                     an -icnt_flit_size N among them also sets flit_size in the .icnt file
   --ptx FILE         run this PTX instead of each workload's kernel.ptx, on both simulators
                      (micro-kernels: same entry names and parameters; ubench/ubench.sh)
   --out DIR          results and report (default ./correlate-out)
@@ -54,7 +56,7 @@ EOF
 die() { echo "correlate.sh: $*" >&2; exit 2; }
 
 GG_ROOT="" CUDA=${CUDA_INSTALL_PATH:-/usr/local/cuda} GPUSIM_BIN=$SRC/build/gpusim CONFIG=gtx480
-OVR=() GG_CFG="" GG_EXTRA=() OUT=./correlate-out WORK="" REUSE="" ONLY="" REPS=1 SEED=1 NICE=0
+OVR=() GG_CFG="" GG_EXTRA=() GG_APPEND="" OUT=./correlate-out WORK="" REUSE="" ONLY="" REPS=1 SEED=1 NICE=0
 TITLE="" REPORT=1 LIST=() PTX="" PTXARG=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -65,6 +67,7 @@ while [ $# -gt 0 ]; do
     -o) OVR+=(-o "${2:?}"); shift 2 ;;
     --gg-config) GG_CFG=${2:?}; shift 2 ;;
     --gg-extra) GG_EXTRA+=("${2:?}"); shift 2 ;;
+    --gg-append) GG_APPEND=${2:?}; shift 2 ;;
     --ptx) PTX=${2:?}; shift 2 ;;
     --out) OUT=${2:?}; shift 2 ;;
     --work) WORK=${2:?}; shift 2 ;;
@@ -84,6 +87,10 @@ done
 [ ${#LIST[@]} -gt 0 ] || { usage >&2; exit 2; }
 case "$ONLY" in ""|gs|gg) ;; *) die "--only takes gs or gg, not '$ONLY'" ;; esac
 [[ "$REPS" =~ ^[1-9][0-9]*$ ]] || die "--reps needs a positive integer"
+if [ -n "$GG_APPEND" ]; then
+  [ -f "$GG_APPEND" ] || die "--gg-append: no file $GG_APPEND"
+  GG_APPEND=$(cd "$(dirname "$GG_APPEND")" && pwd)/$(basename "$GG_APPEND")
+fi
 if [ -n "$PTX" ]; then
   [ -f "$PTX" ] || die "--ptx: no file $PTX"
   PTX=$(cd "$(dirname "$PTX")" && pwd)/$(basename "$PTX")
@@ -196,6 +203,12 @@ run_gg() { # run_gg W SIZE DIR
     cp "$PTX" "$app.ptx"
   fi
   cp "$GG_CFG"/gpgpusim.config "$GG_CFG"/*.icnt "$d/"
+  if [ -n "$GG_APPEND" ]; then
+    cat "$GG_APPEND" >>"$d/gpgpusim.config"
+    local flit
+    flit=$(sed -n 's/^-icnt_flit_size[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' "$GG_APPEND" | tail -1)
+    [ -n "$flit" ] && sed -i "s/^flit_size *= *[0-9]*;/flit_size = $flit;/" "$d"/*.icnt
+  fi
   # options appended for this workload (later options override earlier ones)
   local extra=""
   for e in "${GG_EXTRA[@]+"${GG_EXTRA[@]}"}"; do [ "${e%%=*}" = "$w" ] && extra=${e#*=}; done

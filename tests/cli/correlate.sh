@@ -94,6 +94,8 @@ expect_exit 2 "correlate.sh: an unknown option" -- bash "$C/correlate.sh" --nope
 expect_exit 2 "correlate.sh: an unknown workload" -- bash "$C/correlate.sh" --out "$TMP/r4" nosuch:tiny
 expect_exit 2 "correlate.sh: GPGPU-Sim needed but not given" -- bash "$C/correlate.sh" --gpusim "$GPUSIM" --out "$TMP/r4" vectoradd:tiny
 contains "$TMP/err" "--gpgpusim DIR is needed" "message says what is missing"
+expect_exit 2 "correlate.sh: a --gg-append file that does not exist" -- bash "$C/correlate.sh" --gg-append "$TMP/nope" --out "$TMP/r4" vectoradd:tiny
+contains "$TMP/err" "--gg-append: no file" "message names the option"
 expect_exit 0 "correlate.sh --help" -- bash "$C/correlate.sh" --help
 
 # ---------------------------------------------------------------- end to end without GPGPU-Sim

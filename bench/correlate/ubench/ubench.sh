@@ -10,7 +10,7 @@
 # small, whose 1 MB input is larger than the L2). The per-step cost is the
 # cycle difference divided by 1024, so launch, start-up and drain cancel.
 # These options are passed to correlate.sh: --gpgpusim, --gpusim, -c, -o,
-# --gg-config, --only (gs: gpusim alone, e.g. for another preset), --nice,
+# --gg-config, --gg-append, --only (gs: gpusim alone, e.g. for another preset), --nice,
 # --reps, --work, --cuda. Writes DIR/ubench.md (the table) and keeps every run
 # in DIR/<name>_<hops>/. Needs nvcc (--cuda) and python3.
 set -u
@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --out) OUT=${2:?}; shift 2 ;;
     --cuda) CUDA=${2:?}; PASS+=(--cuda "$2"); shift 2 ;;
-    --no-report|--only|--gpgpusim|--gpusim|-c|--config|-o|--nice|--reps|--gg-config|--work)
+    --no-report|--only|--gpgpusim|--gpusim|-c|--config|-o|--nice|--reps|--gg-config|--gg-append|--work)
       if [ "$1" = --no-report ]; then PASS+=("$1"); shift; else PASS+=("$1" "${2:?}"); shift 2; fi ;;
     -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     -*) echo "ubench.sh: unknown option '$1'" >&2; exit 2 ;;
