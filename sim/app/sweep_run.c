@@ -59,8 +59,8 @@ struct runner {
     const struct sweep_run_opts *o;
     char *tmpdir;            /* OUT/tmp/<host>.<pid> */
     struct slot *slots;      /* o->parallel entries */
-    unsigned *todo;          /* job indices to run, in order */
-    unsigned n_todo, next;   /* entries; next to start */
+    unsigned *queued;          /* job indices to run, in order */
+    unsigned n_queued, next;   /* entries; next to start */
     unsigned n_running;      /* slots in use */
     unsigned n_done;         /* finished with a result this run */
     unsigned n_failed;       /* failed this run (interrupted included) */
@@ -130,16 +130,16 @@ static void progress(struct runner *r, bool event)
     double eta = -1;
     if (r->n_timed) {
         double mean = r->job_seconds / r->n_timed;
-        double left = (double)(r->n_todo - r->next) + 0.5 * r->n_running;
+        double left = (double)(r->n_queued - r->next) + 0.5 * r->n_running;
         eta = mean * left / (r->o->parallel ? r->o->parallel : 1);
-    } else if (r->n_todo == finished) {
+    } else if (r->n_queued == finished) {
         eta = 0;
     }
     char e[32], el[32];
     fmt_duration(eta, e, sizeof e);
     fmt_duration(t - r->t_start, el, sizeof el);
     fprintf(stderr, "%ssweep %s: %u/%u done, %u running, %u failed, %s elapsed, ~%s left%s", r->tty ? "\r" : "",
-            r->s->name, r->n_done, r->n_todo, r->n_running, r->n_failed, el, e, r->tty ? "\033[K" : "\n");
+            r->s->name, r->n_done, r->n_queued, r->n_running, r->n_failed, el, e, r->tty ? "\033[K" : "\n");
     fflush(stderr);
     r->line_shown = r->tty;
 }
@@ -395,7 +395,7 @@ int sweep_run(const struct sweep *s, const struct sweep_run_opts *o)
         free(r.tmpdir);
         return 2;
     }
-    r.todo = xcalloc(s->n_jobs, sizeof *r.todo);
+    r.queued = xcalloc(s->n_jobs, sizeof *r.queued);
     for (unsigned i = 0; i < s->n_jobs; i++) {
         const struct sweep_job *j = &s->jobs[i];
         if (!j->first)
@@ -405,7 +405,7 @@ int sweep_run(const struct sweep *s, const struct sweep_run_opts *o)
         if (sweep_out_job_state(o->out, j->id) == SWEEP_DONE)
             r.n_skipped++;
         else
-            r.todo[r.n_todo++] = i;
+            r.queued[r.n_queued++] = i;
     }
     r.slots = xcalloc(o->parallel, sizeof *r.slots);
 
@@ -418,16 +418,16 @@ int sweep_run(const struct sweep *s, const struct sweep_run_opts *o)
     sigprocmask(SIG_BLOCK, &mask, &old);
 
     if (o->only_chunk)
-        printf("sweep %s: chunk %u: %u jobs to run, %u already done (%u at a time)\n", s->name, o->chunk, r.n_todo,
+        printf("sweep %s: chunk %u: %u jobs to run, %u already done (%u at a time)\n", s->name, o->chunk, r.n_queued,
                r.n_skipped, o->parallel);
     else
-        printf("sweep %s: %u jobs to run, %u already done (%u at a time)\n", s->name, r.n_todo, r.n_skipped,
+        printf("sweep %s: %u jobs to run, %u already done (%u at a time)\n", s->name, r.n_queued, r.n_skipped,
                o->parallel);
     fflush(stdout);
     for (;;) {
-        while (!r.stopping && r.n_running < o->parallel && r.next < r.n_todo)
-            spawn(&r, r.todo[r.next++]);
-        if (r.n_running == 0 && (r.stopping || r.next == r.n_todo))
+        while (!r.stopping && r.n_running < o->parallel && r.next < r.n_queued)
+            spawn(&r, r.queued[r.next++]);
+        if (r.n_running == 0 && (r.stopping || r.next == r.n_queued))
             break;
         progress(&r, false);
         struct timespec ts = {0, 500 * 1000 * 1000};
@@ -458,7 +458,7 @@ int sweep_run(const struct sweep *s, const struct sweep_run_opts *o)
      * killed while writing its statistics ("<id>.json.tmp.<pid>"). */
     sweep_out_remove_dir(r.tmpdir);
 
-    unsigned left = r.n_todo - r.n_done - r.n_failed;
+    unsigned left = r.n_queued - r.n_done - r.n_failed;
     printf("sweep %s: %u done now, %u already done, %u failed%s%s", s->name, r.n_done, r.n_skipped, r.n_failed,
            r.n_interrupted ? " (interrupted: rerun to finish them)" : r.n_failed ? " (rerun retries them)" : "",
            left ? "" : "\n");
@@ -466,7 +466,7 @@ int sweep_run(const struct sweep *s, const struct sweep_run_opts *o)
         printf(", %u not started (interrupted)\n", left);
     if (r.stopping)
         fprintf(stderr, "gpusim: sweep: stopped by signal %d; run the same command again to finish\n", r.stop_signo);
-    free(r.todo);
+    free(r.queued);
     free(r.slots);
     free(r.tmpdir);
     return r.n_failed || r.stopping || left ? 1 : 0;
