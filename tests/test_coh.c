@@ -72,6 +72,7 @@ static void test_validate(void)
     TAP_OK(coh_proto_invalid(&coh_noncoh_l1_wt) == NULL, "noncoh_l1_wt is well formed");
     TAP_OK(coh_proto_invalid(&coh_noncoh_l2_fetch) == NULL, "noncoh_l2_fetch is well formed");
     TAP_OK(coh_proto_invalid(&coh_noncoh_l2_byte_mask) == NULL, "noncoh_l2_byte_mask is well formed");
+    TAP_OK(coh_proto_invalid(&coh_noncoh_l2_fetch_write) == NULL, "noncoh_l2_fetch_write is well formed");
     /* injected faults */
     struct coh_row dup[4] = {toy_rows[0], toy_rows[1], toy_rows[2], toy_rows[0]};
     struct coh_proto p = toy;
@@ -91,8 +92,8 @@ static void test_validate(void)
 static void test_dense(void)
 {
     const struct coh_proto *ps[] = {&toy, &coh_noncoh_l1_we, &coh_noncoh_l1_wt, &coh_noncoh_l2_fetch,
-                                    &coh_noncoh_l2_byte_mask};
-    const coh_action_fn *fns[] = {toy_fns, NULL, NULL, NULL, NULL};
+                                    &coh_noncoh_l2_byte_mask, &coh_noncoh_l2_fetch_write};
+    const coh_action_fn *fns[] = {toy_fns, NULL, NULL, NULL, NULL, NULL};
     static coh_action_fn any[COH_MAX_ACTIONS];
     for (unsigned i = 0; i < COH_MAX_ACTIONS; i++)
         any[i] = toy_x;
@@ -533,6 +534,7 @@ int main(int argc, char **argv)
         coh_print_md(&coh_noncoh_l1_wt, stdout);
         coh_print_md(&coh_noncoh_l2_fetch, stdout);
         coh_print_md(&coh_noncoh_l2_byte_mask, stdout);
+        coh_print_md(&coh_noncoh_l2_fetch_write, stdout);
         return 0;
     }
     static const struct tap_test tests[] = {

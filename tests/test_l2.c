@@ -238,9 +238,12 @@ static struct mem_req atom_add(uint32_t id, uint64_t line, uint32_t n, const uin
     return r;
 }
 
+/* The hand-computed cases were written for l2.write_miss = fetch (the
+ * write stays in L2 until its line is evicted). */
 static void small_cfg(struct l2_cfg *c, uint64_t size, uint64_t assoc)
 {
     l2_cfg_defaults(c);
+    c->write_miss = L2_WRITE_MISS_FETCH;
     c->size_per_sub = size;
     c->assoc = assoc;
 }
@@ -287,7 +290,7 @@ static void test_config(void)
     TAP_EQ_U64(c.rop_latency, 120, "l2.rop_latency default 120 pipeline cycles");
     TAP_EQ_U64(c.queue, 8, "l2.queue default 8");
     TAP_EQ_U64(c.data_port, 32, "l2.data_port default 32 B");
-    TAP_EQ_I64(c.write_miss, L2_WRITE_MISS_FETCH, "l2.write_miss default fetch");
+    TAP_EQ_I64(c.write_miss, L2_WRITE_MISS_FETCH_WRITE, "l2.write_miss default fetch_write (GPGPU-Sim 3.2.2)");
     /* 120 pipeline cycles of 1429 ps at a 1429 ps L2 clock = 120; at a 714 ps
      * hot-clock pipeline (700 MHz L2): 120 * 714 / 1429 = 59.96 -> 60. */
     TAP_EQ_U64(l2_rop_cycles(&c, 1429, 1429), 120, "ROP 120 pipeline cycles = 120 L2 cycles at 700 MHz");
@@ -524,6 +527,7 @@ static void test_write_miss_fetch(void)
 {
     struct l2_cfg c;
     l2_cfg_defaults(&c);
+    c.write_miss = L2_WRITE_MISS_FETCH;
     struct h h;
     h_init(&h, &c, 0, 20);
     struct mem_req r = wr(1, 0x4010, 4, 0x55, 32);
@@ -538,6 +542,54 @@ static void test_write_miss_fetch(void)
         want[16 + k] = (uint8_t)(0x55 + k);
     enum ta_state st = l2_probe_line(&h.l, 0x4000, line, NULL);
     TAP_OK(st == TA_MODIFIED && !memcmp(line, want, 128), "fetched line with the write merged, MODIFIED");
+    h_fini(&h);
+}
+
+/* fetch_write (GPGPU-Sim 3.2.2 wr_miss_wa): the write goes to DRAM ahead of
+ * the line read, the line fills clean; a second write while the line is
+ * reserved is forwarded too and joins the read; evicting the line later
+ * writes nothing back. */
+static void test_write_miss_fetch_write(void)
+{
+    struct l2_cfg c;
+    small_cfg(&c, 2048, 2); /* 8 sets of 2 ways; set 0: lines 0, 1024, 2048 */
+    c.write_miss = L2_WRITE_MISS_FETCH_WRITE;
+    struct h h;
+    h_init(&h, &c, 0, 20);
+    struct mem_req r = wr(1, 0x0010, 4, 0x55, 32);
+    h_push(&h, &r);
+    h_run_to(&h, 2);
+    struct mem_req r2 = wr(2, 0x0040, 8, 0x70, 32);
+    h_push(&h, &r2);
+    h_run_to(&h, 100);
+    /* write 1: lookup 1, miss queue: the write then the read, popped at 2 and
+     * 3; write 2: lookup 3, merged, forwarded, popped at 4; the fill (read
+     * popped at 3 + 20 = 23) is processed at 24, replies from 24 + 4 = 28. */
+    TAP_EQ_U64(h.nd, 3, "fetch_write: two forwarded writes and one line read");
+    TAP_OK(h.nd == 3 && h.dlog[0].is_write && !h.dlog[1].is_write && h.dlog[2].is_write,
+           "the write leaves before the read, the merged write after it");
+    TAP_OK(h.nd == 3 && h.dcyc[0] == 2 && h.dcyc[1] == 3 && h.dcyc[2] == 4, "DRAM requests popped at 2, 3, 4");
+    TAP_OK(h.nd == 3 && h.dlog[0].mask[0] == 0xFull << 16 && h.dlog[0].mask[1] == 0 && h.dlog[0].data[16] == 0x55 &&
+               h.dlog[2].mask[0] == 0 && h.dlog[2].mask[1] == 0xFFull && h.dlog[2].data[0x40] == 0x70,
+           "the forwarded write carries only its bytes");
+    TAP_EQ_U64(h_reply_cycle(&h, 1), 28, "write-miss ack after the fill: 3 + 20 + 1 + 4 = 28");
+    TAP_EQ_U64(h_reply_cycle(&h, 2), 29, "merged write acked next: 29");
+    TAP_EQ_U64(h.l.st.write_forwards, 2, "2 writes forwarded");
+    uint8_t line[128];
+    enum ta_state st = l2_probe_line(&h.l, 0x0000, line, NULL);
+    TAP_OK(st == TA_VALID && line[16] == 0x55 && line[19] == 0x58 && line[0x40] == 0x70 && line[0x47] == 0x77 &&
+               !memcmp(line, h.dram, 128),
+           "line filled VALID (clean) with both writes, equal to DRAM");
+    /* evict line 0 with two reads to its set: nothing is written back */
+    r = rd(3, 1024, 128);
+    h_push(&h, &r);
+    h_run_to(&h, 150);
+    r = rd(4, 2048, 128);
+    h_push(&h, &r);
+    h_run_to(&h, 250);
+    TAP_EQ_U64(h.nd, 5, "two more line reads, no write-back of the clean line");
+    TAP_EQ_U64(h.l.st.writebacks, 0, "0 write-backs");
+    TAP_EQ_I64(l2_probe_line(&h.l, 0x0000, NULL, NULL), TA_INVALID, "line 0 was evicted");
     h_fini(&h);
 }
 
@@ -992,13 +1044,20 @@ static struct rres run_random_repl(int write_miss, int skip, int fault, uint64_t
     return res;
 }
 
+static const char *l2_wm_name(int wm)
+{
+    return wm == L2_WRITE_MISS_FETCH ? "fetch" : wm == L2_WRITE_MISS_BYTE_MASK ? "byte_mask" : "fetch_write";
+}
+
 static void test_random(void)
 {
-    for (int wm = 0; wm < 2; wm++) {
-        const char *mode = wm ? "byte_mask" : "fetch";
+    for (int wm = 0; wm < 3; wm++) {
+        const char *mode = l2_wm_name(wm);
         struct rres a = run_random(wm, 0, 0, 42 + (uint64_t)wm, 6000);
         TAP_EQ_I64(a.mismatches, 0, "random %s: 6000 requests, every reply and final byte equal the reference", mode);
         TAP_EQ_I64(a.replies, a.expected, "random %s: every reply arrives exactly once (%d)", mode, a.expected);
+        TAP_OK(wm != L2_WRITE_MISS_FETCH_WRITE || a.st.write_forwards > 100,
+               "random %s: writes forwarded (%llu)", mode, (unsigned long long)a.st.write_forwards);
         TAP_OK(a.st.merges > 100 && a.st.writebacks > 100 && a.st.rf[L2_RF_MSHR_FULL] > 0 &&
                    a.st.rf[L2_RF_MERGE_LIMIT] > 0 && a.st.hits > 100,
                "random %s exercises merges (%llu), write-backs (%llu), MSHR-full and merge-limit fails", mode,
@@ -1028,12 +1087,12 @@ static void test_random(void)
 static void test_random_policies(void)
 {
     for (int k = 0; k < TA_REPL_COUNT; k++) {
-        for (int wm = 0; wm < 2; wm++) {
+        for (int wm = 0; wm < 3; wm++) {
             struct rres a = run_random_repl(wm, 0, 0, 77 + (uint64_t)wm, 4000, k, 16);
             TAP_OK(a.mismatches == 0 && a.replies == a.expected && a.st.writebacks > 50,
                    "random %s, l2.repl = %s, 16 victim tags: 4000 requests match the reference (%d mismatches, "
                    "%llu write-backs)",
-                   wm ? "byte_mask" : "fetch", ta_repl_names[k], a.mismatches, (unsigned long long)a.st.writebacks);
+                   l2_wm_name(wm), ta_repl_names[k], a.mismatches, (unsigned long long)a.st.writebacks);
             TAP_OK(a.vt_hits > 0 && a.vt_hits <= a.st.misses && a.evictions > 0,
                    "... %llu of %llu misses would have hit (victim tags), %llu evictions",
                    (unsigned long long)a.vt_hits, (unsigned long long)a.st.misses, (unsigned long long)a.evictions);
@@ -1122,6 +1181,7 @@ int main(void)
     test_merge_limit();
     test_write_hit_merge();
     test_write_miss_fetch();
+    test_write_miss_fetch_write();
     test_write_miss_byte_mask();
     test_atomics();
     test_dirty_eviction_and_lru();

@@ -49,9 +49,12 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
                          .vt_entries = (uint32_t)cfg->victim_tags,
                          .vt_assoc = (uint32_t)cfg->victim_tags_assoc};
     ta_init_opts(&l->tags, n_sets, (uint32_t)cfg->assoc, l->line, a->set_fn, a->set_ctx, &to);
-    coh_table_init(&l->coh,
-                   cfg->write_miss == L2_WRITE_MISS_BYTE_MASK ? &coh_noncoh_l2_byte_mask : &coh_noncoh_l2_fetch,
-                   l2_coh_fns, "l2", a->instance);
+    static const struct coh_proto *const l2_protos[] = {
+        [L2_WRITE_MISS_FETCH] = &coh_noncoh_l2_fetch,
+        [L2_WRITE_MISS_BYTE_MASK] = &coh_noncoh_l2_byte_mask,
+        [L2_WRITE_MISS_FETCH_WRITE] = &coh_noncoh_l2_fetch_write,
+    };
+    coh_table_init(&l->coh, l2_protos[cfg->write_miss], l2_coh_fns, "l2", a->instance);
     l->cache_stats = cfg->repl != TA_REPL_LRU || cfg->victim_tags != 0;
     l->n_lines = ta_n_lines(&l->tags);
     l->data = xcalloc(l->n_lines, l->line);
@@ -228,6 +231,8 @@ void l2_set_merge_hook(struct l2 *l, l2_merge_fn fn, void *ctx)
 
 bool l2_can_accept(const struct l2 *l) { return l->in_q < l->in_q_cap && !idx_ring_full(&l->in_r); }
 
+static inline bool is_write_op(unsigned op) { return op == MEM_OP_WRITE || op == MEM_OP_WRITEBACK; }
+
 static void check_req(const struct l2 *l, const struct mem_req *rq)
 {
     uint32_t off = mem_line_off(rq->addr);
@@ -365,6 +370,7 @@ static void *mshr_put(struct l2 *l, uint32_t e, const struct l2_in *h)
     p->u.req = h->req;
     p->t_push = h->t_push;
     p->no_reply = 0;
+    p->forwarded = 0;
     return p;
 }
 
@@ -389,6 +395,7 @@ struct l2_step {
     int32_t victim;          /* way a new line goes to, -1 = none */
     bool wb;                 /* a Replace wrote a dirty victim back */
     bool dirty;              /* fill_line: the line ended up written */
+    bool forwarded;          /* forward ran: the queued request is already on its way to DRAM */
 };
 
 static inline void l2_step(struct l2_step *s, unsigned state, unsigned ev)
@@ -436,7 +443,21 @@ static void act_hit(void *ctx)
 static void act_add_request(void *ctx)
 {
     struct l2_step *s = ctx;
-    mshr_put(s->l, (uint32_t)s->e, s->h);
+    struct l2_pend *p = mshr_put(s->l, (uint32_t)s->e, s->h);
+    p->forwarded = s->forwarded;
+}
+
+static void act_forward(void *ctx)
+{
+    /* fetch_write: the write's bytes go to DRAM now, ahead of the line read
+     * (GPGPU-Sim 3.2.2 data_cache::wr_miss_wa sends the write first). The
+     * request is still queued (add_request) so the fill applies it whatever
+     * DRAM's order; marked forwarded, it leaves the line clean. */
+    struct l2_step *s = ctx;
+    struct l2 *l = s->l;
+    missq_push(l, s->line, true, s->rq->mask, s->rq->data, s->rq, s->c + 1);
+    l->st.write_forwards++;
+    s->forwarded = true;
 }
 
 static void act_open_miss(void *ctx)
@@ -526,7 +547,8 @@ static void act_fill_line(void *ctx)
         struct l2_pend *p = mshr_slot(&l->mshr, e, k);
         struct mem_req rq = p->u.req;
         p->no_reply = rq.op == MEM_OP_WRITEBACK;
-        dirty |= apply(l, li, &rq, &p->u.rep);
+        bool wrote = apply(l, li, &rq, &p->u.rep);
+        dirty |= wrote && !p->forwarded;
     }
     s->dirty = dirty;
 }
@@ -540,6 +562,7 @@ static const coh_action_fn l2_coh_fns[COH_L2A_N_ACTIONS] = {
     [COH_L2A_ALLOC_WRITE] = act_alloc_write,
     [COH_L2A_FILL_LINE] = act_fill_line,
     [COH_L2A_WRITEBACK] = act_writeback,
+    [COH_L2A_FORWARD] = act_forward,
 };
 
 /* Request op -> event (MEM_OP_READ, WRITE, ATOMIC, WRITEBACK). */
@@ -575,6 +598,10 @@ static bool lookup(struct l2 *l, uint64_t c)
                    (unsigned long long)la);
         if (!mshr_can_merge(&l->mshr, (uint32_t)s.e)) {
             l->st.rf[L2_RF_MERGE_LIMIT]++;
+            return false;
+        }
+        if (l->write_miss == L2_WRITE_MISS_FETCH_WRITE && is_write_op(rq->op) && idx_ring_full(&l->mq_r)) {
+            l->st.rf[L2_RF_MISS_QUEUE]++; /* the forwarded write needs a miss-queue slot */
             return false;
         }
         l2_step(&s, COH_L2_R, ev);
@@ -617,7 +644,7 @@ static bool lookup(struct l2 *l, uint64_t c)
         l->st.rf[L2_RF_SET_RESERVED]++;
         return false;
     }
-    bool is_write = rq->op == MEM_OP_WRITE || rq->op == MEM_OP_WRITEBACK;
+    bool is_write = is_write_op(rq->op);
     if (is_write && l->write_miss == L2_WRITE_MISS_BYTE_MASK) {
         /* only a dirty victim needs the miss queue */
         bool dirty_victim = ta_state_of(&l->tags, (uint32_t)s.victim) == TA_MODIFIED;
@@ -630,8 +657,10 @@ static bool lookup(struct l2 *l, uint64_t c)
         l->st.acc[rq->op]++;
         return true;
     }
-    /* New miss: victim, two miss-queue slots (read + possible write-back), an MSHR entry. */
-    if (l->mq_r.cap - l->mq_r.n < 2) {
+    /* New miss: victim, two miss-queue slots (read + possible write-back; a
+     * third for the write itself with fetch_write), an MSHR entry. */
+    uint32_t need = 2u + (is_write && l->write_miss == L2_WRITE_MISS_FETCH_WRITE);
+    if (l->mq_r.cap - l->mq_r.n < need) {
         l->st.rf[L2_RF_MISS_QUEUE]++;
         return false;
     }
@@ -662,8 +691,10 @@ static void fill(struct l2 *l, const struct l2_fill *f, uint64_t c)
      * queued write, write-back or atomic)? */
     bool dirty = l->dirty_res[li];
     uint32_t n = mshr_count(&l->mshr, (uint32_t)e);
-    for (uint32_t k = 0; k < n && !dirty; k++)
-        dirty = ((const struct l2_pend *)mshr_slot(&l->mshr, (uint32_t)e, k))->u.req.op != MEM_OP_READ;
+    for (uint32_t k = 0; k < n && !dirty; k++) {
+        const struct l2_pend *p = mshr_slot(&l->mshr, (uint32_t)e, k);
+        dirty = p->u.req.op != MEM_OP_READ && !p->forwarded;
+    }
     struct l2_step s = {.l = l, .f = f, .line = f->line_addr, .c = c, .li = (int32_t)li, .e = e, .victim = -1};
     l2_step(&s, COH_L2_R, dirty ? COH_L2_FILL_DIRTY : COH_L2_FILL);
     SIM_DEBUG_ASSERT(s.dirty == dirty, "l2 slice %d: fill of line 0x%llx: dirty %d, event said %d", l->instance,
@@ -828,6 +859,8 @@ void l2_stats_register(struct l2 *l, struct stats *s)
     stats_counter(s, "l2", i, "rf_merge_limit", &l->st.rf[L2_RF_MERGE_LIMIT],
                   "reservation fails: MSHR entry at its merge limit (per attempt)");
     stats_counter(s, "l2", i, "writebacks", &l->st.writebacks, "dirty lines written back to DRAM");
+    stats_counter(s, "l2", i, "write_forwards", &l->st.write_forwards,
+                  "writes to a missing or reserved line sent on to DRAM (l2.write_miss = fetch_write)");
     stats_counter(s, "l2", i, "dram_reads", &l->st.dram_reads, "line reads sent to DRAM");
     stats_counter(s, "l2", i, "fills", &l->st.fills, "lines filled from DRAM");
     stats_counter(s, "l2", i, "stall_input_full", &l->st.stall_input_full,

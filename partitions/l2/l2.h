@@ -64,6 +64,7 @@ struct cfg_section;
 enum l2_write_miss {
     L2_WRITE_MISS_FETCH,     /* allocate, fetch the line, merge the write at fill [proposal] */
     L2_WRITE_MISS_BYTE_MASK, /* allocate without fetching; per-byte valid mask */
+    L2_WRITE_MISS_FETCH_WRITE, /* GPGPU-Sim 3.x wr_miss_wa: forward the write to DRAM and fetch the line */
 };
 
 struct l2_cfg {
@@ -135,6 +136,7 @@ struct l2_stats {
     uint64_t merges;               /* requests queued in an open MSHR entry (MSHR hits) */
     uint64_t rf[L2_RF_COUNT];      /* reservation fails by cause, counted per attempt */
     uint64_t writebacks;           /* dirty victims written back */
+    uint64_t write_forwards;       /* fetch_write: writes sent on to DRAM (missing or reserved line) */
     uint64_t dram_reads;           /* line reads sent */
     uint64_t fills;                /* lines filled from DRAM */
     uint64_t stall_input_full;     /* cycles a ROP-ready request waited for the input queue */
@@ -164,6 +166,7 @@ struct l2_pend {
     } u;
     uint64_t t_push;  /* L2 cycle the request was pushed */
     uint8_t no_reply; /* after the fill: 1 = nothing to send (write-back) */
+    uint8_t forwarded;/* fetch_write: the write also went to DRAM (applied at fill without dirtying) */
 };
 
 struct l2_staged {

@@ -9,7 +9,7 @@
 #include "sim/cfg/sim_cfg.h"
 
 
-static const char *const l2_write_miss_names[] = {"fetch", "byte_mask", NULL};
+static const char *const l2_write_miss_names[] = {"fetch", "byte_mask", "fetch_write", NULL};
 
 static const struct cfg_key l2_keys[] = {
     {"size_per_sub", CFG_SIZE, offsetof(struct l2_cfg, size_per_sub), 1024, 67108864, "64KB", NULL,
@@ -28,8 +28,9 @@ static const struct cfg_key l2_keys[] = {
      "entries of each sub-partition FIFO: icnt->L2, L2->DRAM, DRAM->L2, L2->icnt (GPGPU-Sim 8:8:8:8)"},
     {"data_port", CFG_SIZE, offsetof(struct l2_cfg, data_port), 1, 128, "32", NULL,
      "bytes per L2 cycle of the data port and of the fill port"},
-    {"write_miss", CFG_ENUM, offsetof(struct l2_cfg, write_miss), 0, 0, "fetch", l2_write_miss_names,
-     "fetch: write-allocate and fetch the line; byte_mask: allocate without fetching, per-byte valid mask"},
+    {"write_miss", CFG_ENUM, offsetof(struct l2_cfg, write_miss), 0, 0, "fetch_write", l2_write_miss_names,
+     "fetch_write: write-allocate, send the write on to DRAM and fetch the line (GPGPU-Sim 3.2.2); "
+     "fetch: fetch only, the write stays in L2; byte_mask: allocate without fetching, per-byte valid mask"},
     {"repl", CFG_ENUM, offsetof(struct l2_cfg, repl), 0, 0, "lru", ta_repl_names,
      "L2 replacement policy: lru (true LRU), fifo, srrip (2-bit RRIP, hit promotion); docs/cache.md"},
     {"victim_tags", CFG_UINT, offsetof(struct l2_cfg, victim_tags), 0, 65536, "0", NULL,
@@ -50,6 +51,10 @@ static const char *l2_cfg_problem(const struct l2_cfg *c, const char **key)
     *key = "l2.line";
     if (c->line != MEM_LINE_BYTES)
         return "must be 128 (whole-line DRAM transfers and 128-byte request payloads)";
+    *key = "l2.miss_queue";
+    if (c->write_miss == L2_WRITE_MISS_FETCH_WRITE && c->miss_queue < 3)
+        return "must be at least 3 with l2.write_miss = fetch_write (a write miss queues the write, the line "
+               "read and a possible write-back)";
     *key = "l2.victim_tags_assoc";
     if (c->victim_tags && c->victim_tags_assoc && c->victim_tags % c->victim_tags_assoc != 0)
         return "must divide l2.victim_tags (or be 0 for fully associative)";

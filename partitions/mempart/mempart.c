@@ -164,7 +164,7 @@ static void dram_cmd_hook(void *ctx, const struct dram_cmd_rec *rec)
         struct mempart_slot *x = &mp->slot[rec->tag];
         SIM_ASSERT(x->is_write, "mempart %u: WR command for a read (tag %llu)", mp->channel,
                    (unsigned long long)rec->tag);
-        if (++x->wr_cols == mp->cols_per_line) {
+        if (++x->wr_cols == x->wr_need) {
             SIM_ASSERT(mp->wdone_n < mp->n_slots && mp->wpending > 0, "mempart %u: write ring", mp->channel);
             uint32_t k = (mp->wdone_head + mp->wdone_n) % mp->n_slots;
             mp->wdone[k] = (uint32_t)rec->tag;
@@ -402,13 +402,27 @@ static void stage_admit(struct mempart *mp, uint64_t d)
     x->sub = (uint8_t)s;
     x->is_write = lr.is_write;
     x->wr_cols = 0;
+    x->wr_need = 0;
     /* Data values (spec 2.9): the store is read or written now, in L2 order. */
     if (lr.is_write)
         mp->store.write_line(mp->store.ctx, lr.line_addr, local_line, lr.data, lr.mask);
     else
         mp->store.read_line(mp->store.ctx, lr.line_addr, local_line, x->data);
 
-    struct dram_req r = {i, local_line, loc.bank, loc.row, loc.col, MEM_LINE_BYTES, lr.is_write != 0,
+    uint32_t bytes = MEM_LINE_BYTES;
+    if (lr.is_write) {
+        /* NOTE(masked-write): a write carries only the column chunks its
+         * byte mask touches (GDDR data masks cover the rest), as GPGPU-Sim
+         * sends a write of its request's size: a forwarded 4-byte store
+         * (l2.write_miss = fetch_write) is one WR command, a dirty line two. */
+        uint32_t cb = MEM_LINE_BYTES / mp->cols_per_line, need = 0;
+        for (uint32_t k = 0; k < mp->cols_per_line; k++)
+            need += mem_mask_any_range(lr.mask, k * cb, cb);
+        need = need ? need : 1;
+        x->wr_need = (uint8_t)need;
+        bytes = need * cb;
+    }
+    struct dram_req r = {i, local_line, loc.bank, loc.row, loc.col, bytes, lr.is_write != 0,
                          lr.space, lr.sm, lr.warp, lr.merges, lr.t_create, lr.t_create_sum};
     bool pushed = dram_push(&mp->dram, &r, d + mp->l2_to_dram_cycles);
     SIM_ASSERT(pushed, "mempart %u: DRAM refused after can_accept", mp->channel);

@@ -112,7 +112,7 @@ struct mempart_slot {
     uint8_t sub;                  /* local sub-partition (0 or 1) */
     uint8_t is_write;             /* write-back (1) or line read (0) */
     uint8_t wr_cols;              /* write: WR commands issued so far (commands) */
-    uint8_t pad_;
+    uint8_t wr_need;              /* write: WR commands it needs, one per column chunk its mask touches */
     uint8_t data[MEM_LINE_BYTES]; /* read: the line's bytes taken at admission */
 };
 

@@ -198,10 +198,12 @@ enum coh_l2_action {
     COH_L2A_ALLOC_WRITE, /* byte_mask: Replace the victim, install MODIFIED with only the written bytes */
     COH_L2A_FILL_LINE,   /* merge the fill under the written bytes, apply the queued requests */
     COH_L2A_WRITEBACK,   /* queue the dirty line's write-back to DRAM */
+    COH_L2A_FORWARD,     /* fetch_write: queue the request's written bytes to DRAM, mark the entry forwarded */
     COH_L2A_N_ACTIONS
 };
 
 extern const struct coh_proto coh_noncoh_l2_fetch;     /* l2.write_miss = fetch */
 extern const struct coh_proto coh_noncoh_l2_byte_mask; /* l2.write_miss = byte_mask */
+extern const struct coh_proto coh_noncoh_l2_fetch_write; /* l2.write_miss = fetch_write */
 
 #endif /* GPUSIM_SIM_MEM_COH_H */

@@ -1,9 +1,10 @@
 /* sim/mem/coh_noncoh_l2.c: the non-coherent L2 slice as (state x event)
- * tables (docs/coherence.md, docs/l2.md). Two protocols share every row but
- * the write miss's: noncoh_l2_fetch (allocate, fetch the line, merge the
- * write at fill) and noncoh_l2_byte_mask (allocate without fetching, with a
- * per-byte valid mask). The L2 (partitions/l2/l2.c) binds the actions and
- * checks its resources before each step. */
+ * tables (docs/coherence.md, docs/l2.md). Three protocols share every row but
+ * the writes to a missing or reserved line: noncoh_l2_fetch (allocate, fetch the line, merge the
+ * write at fill), noncoh_l2_byte_mask (allocate without fetching, with a
+ * per-byte valid mask) and noncoh_l2_fetch_write (GPGPU-Sim 3.x: forward the
+ * write to DRAM and fetch the line). The L2 (partitions/l2/l2.c) binds the
+ * actions and checks its resources before each step. */
 #include "sim/mem/coh.h"
 
 static const struct coh_name l2_states[COH_L2_N_STATES] = {
@@ -37,12 +38,16 @@ static const struct coh_name l2_actions[COH_L2A_N_ACTIONS] = {
     [COH_L2A_FILL_LINE] = {"fill_line", "fill the bytes not written, apply the queued requests in arrival order, "
                                         "start draining their replies"},
     [COH_L2A_WRITEBACK] = {"writeback", "queue the line's write-back to DRAM (valid bytes under the mask)"},
+    [COH_L2A_FORWARD] = {"forward", "queue the request's written bytes to DRAM ahead of the line read; the queued "
+                                    "request is applied again at fill without dirtying the line"},
 };
 
 #define A(x) COH_L2A_##x
 #define S(x) COH_L2_##x
 
-#define L2_COMMON_ROWS                                                                  \
+/* Rows every protocol has except the write rows on a missing (I) or
+ * reserved (R) line. */
+#define L2_SHARED_ROWS                                                                  \
     {S(I), S(READ), {A(OPEN_MISS), A(RESERVE), A(ADD_REQUEST)}, S(R)},                \
     {S(R), S(READ), {A(ADD_REQUEST)}, S(R)},                                           \
     {S(V), S(READ), {A(HIT)}, S(V)},                                                   \
@@ -51,10 +56,8 @@ static const struct coh_name l2_actions[COH_L2A_N_ACTIONS] = {
     {S(R), S(ATOMIC), {A(ADD_REQUEST)}, S(R)},                                         \
     {S(V), S(ATOMIC), {A(HIT)}, S(M)},                                                 \
     {S(M), S(ATOMIC), {A(HIT)}, S(M)},                                                 \
-    {S(R), S(WRITE), {A(ADD_REQUEST)}, S(R)},                                          \
     {S(V), S(WRITE), {A(HIT)}, S(M)},                                                  \
     {S(M), S(WRITE), {A(HIT)}, S(M)},                                                  \
-    {S(R), S(WRITEBACK), {A(ADD_REQUEST)}, S(R)},                                      \
     {S(V), S(WRITEBACK), {A(HIT)}, S(M)},                                              \
     {S(M), S(WRITEBACK), {A(HIT)}, S(M)},                                              \
     {S(M), S(PARTIAL), {A(REFETCH), A(ADD_REQUEST)}, S(R)},                            \
@@ -64,19 +67,40 @@ static const struct coh_name l2_actions[COH_L2A_N_ACTIONS] = {
     {S(V), S(REPLACE), {0}, S(I)},                                                     \
     {S(M), S(REPLACE), {A(WRITEBACK)}, S(I)}
 
+/* A write to a reserved line queues in its MSHR entry (fetch, byte_mask). */
+#define L2_QUEUE_WRITE_ROWS                                                             \
+    {S(R), S(WRITE), {A(ADD_REQUEST)}, S(R)},                                          \
+    {S(R), S(WRITEBACK), {A(ADD_REQUEST)}, S(R)}
+
 static const struct coh_row l2_fetch_rows[] = {
-    L2_COMMON_ROWS,
+    L2_SHARED_ROWS,
+    L2_QUEUE_WRITE_ROWS,
     {S(I), S(WRITE), {A(OPEN_MISS), A(RESERVE), A(ADD_REQUEST)}, S(R)},
     {S(I), S(WRITEBACK), {A(OPEN_MISS), A(RESERVE), A(ADD_REQUEST)}, S(R)},
 };
 
 static const struct coh_row l2_byte_mask_rows[] = {
-    L2_COMMON_ROWS,
+    L2_SHARED_ROWS,
+    L2_QUEUE_WRITE_ROWS,
     {S(I), S(WRITE), {A(ALLOC_WRITE)}, S(M)},
     {S(I), S(WRITEBACK), {A(ALLOC_WRITE)}, S(M)},
 };
 
-#undef L2_COMMON_ROWS
+/* GPGPU-Sim 3.x's write-allocate (data_cache::wr_miss_wa): a write that
+ * misses, or finds its line reserved, is sent on to DRAM and the line is
+ * read (or the read already outstanding is joined). The write is also
+ * queued, so the fill carries it whichever order DRAM served the two in;
+ * a forwarded write does not dirty the line (DRAM has it). */
+static const struct coh_row l2_fetch_write_rows[] = {
+    L2_SHARED_ROWS,
+    {S(R), S(WRITE), {A(FORWARD), A(ADD_REQUEST)}, S(R)},
+    {S(R), S(WRITEBACK), {A(FORWARD), A(ADD_REQUEST)}, S(R)},
+    {S(I), S(WRITE), {A(FORWARD), A(OPEN_MISS), A(RESERVE), A(ADD_REQUEST)}, S(R)},
+    {S(I), S(WRITEBACK), {A(FORWARD), A(OPEN_MISS), A(RESERVE), A(ADD_REQUEST)}, S(R)},
+};
+
+#undef L2_SHARED_ROWS
+#undef L2_QUEUE_WRITE_ROWS
 #undef A
 #undef S
 
@@ -93,6 +117,22 @@ const struct coh_proto coh_noncoh_l2_fetch = {
     .events = l2_events,
     .actions = l2_actions,
     .rows = l2_fetch_rows,
+};
+
+const struct coh_proto coh_noncoh_l2_fetch_write = {
+    .name = "noncoh_l2_fetch_write",
+    .doc = "Non-coherent L2 slice, `l2.write_miss = fetch_write` (GPGPU-Sim 3.2.2's write-allocate): a write "
+           "to a missing or reserved line goes on to DRAM with its byte mask and the line is fetched; the "
+           "queued write is applied again at fill and leaves the line clean. Every other row is the same as "
+           "`noncoh_l2_fetch`.",
+    .n_states = COH_L2_N_STATES,
+    .n_events = COH_L2_N_EVENTS,
+    .n_actions = COH_L2A_N_ACTIONS,
+    .n_rows = sizeof l2_fetch_write_rows / sizeof l2_fetch_write_rows[0],
+    .states = l2_states,
+    .events = l2_events,
+    .actions = l2_actions,
+    .rows = l2_fetch_write_rows,
 };
 
 const struct coh_proto coh_noncoh_l2_byte_mask = {

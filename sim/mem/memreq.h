@@ -177,6 +177,15 @@ static inline bool mem_mask_all(const uint64_t m[2], uint32_t off, uint32_t n)
     return true;
 }
 
+/* True when any bit of [off, off+n) is set. */
+static inline bool mem_mask_any_range(const uint64_t m[2], uint32_t off, uint32_t n)
+{
+    for (uint32_t i = off; i < off + n && i < MEM_LINE_BYTES; i++)
+        if (mem_mask_test(m, i))
+            return true;
+    return false;
+}
+
 /* Lanes of one atomic request whose operands fit data[]: 128 / (es * (cas ? 2 : 1)), at most 32. */
 static inline uint32_t mem_atom_max_lanes(uint32_t elem_bytes, bool cas)
 {
