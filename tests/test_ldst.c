@@ -117,7 +117,9 @@ struct rig {
     uint64_t t;
 };
 
-static void rig_init(struct rig *r)
+static void rig_init_smem(struct rig *r, uint64_t smem_latency);
+static void rig_init(struct rig *r) { rig_init_smem(r, 1); }
+static void rig_init_smem(struct rig *r, uint64_t smem_latency)
 {
     r->f = xcalloc(1, sizeof *r->f);
     r->f->mem = xcalloc(MEMB, 1);
@@ -127,6 +129,7 @@ static void rig_init(struct rig *r)
         r->f->smem[i] = (uint8_t)(i * 13u + 5);
     struct ldst_params p;
     ldst_params_defaults(&p);
+    p.smem.latency = smem_latency;
     struct ldst_hooks h = {r->f, h_smem, h_local, h_param, h_done, NULL};
     ldst_init(&r->u, &p, &h, 0);
     r->t = 0;
@@ -569,6 +572,36 @@ static void test_random(void)
     TAP_EQ_U64(b3, 0, "random stream seed 12345: all lanes match");
 }
 
+/* smem.latency L: completion L - 1 cycles after the bank cycles, pipelined:
+ * the stage is free again after the bank cycles (GPGPU-Sim 4.2
+ * -gpgpu_smem_latency; docs/ldst.md NOTE(smem-latency)). */
+static void test_smem_latency(void)
+{
+    struct rig r;
+    rig_init_smem(&r, 25);
+    cyc(&r);
+    struct memop m = mk(1, 0, MEMOP_LOAD, MEMOP_SHARED, 4, 0xffffffffu);
+    for (int i = 0; i < 32; i++)
+        m.addr[i] = 4u * (uint32_t)i; /* degree 1 */
+    uint64_t t0 = push(&r, &m);
+    cyc(&r); /* stage entry */
+    struct memop m2 = m;
+    m2.seq = 2;
+    for (int i = 0; i < 32; i++)
+        m2.addr[i] = 8u * (uint32_t)i; /* degree 2 */
+    uint64_t t1 = push(&r, &m2);
+    run_until_done(&r, 2);
+    TAP_EQ_U64(r.f->done_cycle[1] - t0, 2 + 24, "degree 1, smem.latency 25: done at push + 1 + 1 + 24");
+    TAP_EQ_U64(r.f->done_cycle[2] - t1, 3 + 24,
+               "a second access enters the stage while the first waits: push + 1 + 2 + 24 (pipelined)");
+    bool ok = true;
+    for (int i = 0; i < 32; i++)
+        ok &= lane_eq(r.f->res[2].data[i], r.f->smem + m2.addr[i], 4);
+    TAP_OK(ok, "delayed shared load returns its data");
+    TAP_OK(ldst_idle(&r.u), "unit idle after both completed");
+    rig_fini(&r);
+}
+
 static void test_latch_backpressure(void)
 {
     struct rig r;
@@ -615,6 +648,7 @@ int main(void)
     test_stride_and_backpressure(true);
     test_cg_store_atomic_fence();
     test_shared_const_param();
+    test_smem_latency();
     test_latch_backpressure();
     test_random();
     test_stats();

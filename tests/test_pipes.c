@@ -56,12 +56,16 @@ static void rig_init_pol(struct rig *r, const struct rf_cfg *rf, const struct oc
         rf_cfg_defaults(&r->rf);
     if (oc)
         r->oc_cfg = *oc;
-    else
+    else {
         oc_cfg_defaults(&r->oc_cfg);
+        r->oc_cfg.alloc_delay = 0; /* the hand-computed timelines below are without the GPGPU-Sim latches */
+    }
     if (pc)
         r->pc = *pc;
-    else
+    else {
         pipes_cfg_defaults(&r->pc);
+        r->pc.dispatch_delay = 0;
+    }
     opcoll_init(&r->oc, &r->rf, &r->oc_cfg, pol, NULL);
     pipes_init(&r->p, &r->pc, on_wb, r);
     for (int i = 0; i < MAX_OPS; i++)
@@ -147,6 +151,78 @@ static void t_single_add(void)
     opcoll_issue(&r.oc, &a, 0);
     run(&r, 1, 10);
     TAP_EQ_U64(r.wb[0], 6, "two-source fp32 add, unlimited reads per unit: writeback 6");
+    rig_fini(&r);
+}
+
+/* GPGPU-Sim's latches (gtx480: oc.alloc_delay 1, pipes.dispatch_delay 2;
+ * docs/pipes.md, docs/correlation.md). */
+static void t_latches(void)
+{
+    struct rig r;
+    struct oc_cfg oc;
+    struct pipes_cfg pc;
+    oc_cfg_defaults(&oc);
+    pipes_cfg_defaults(&pc);
+    TAP_OK(oc.alloc_delay == 1 && pc.dispatch_delay == 2, "gtx480 defaults: alloc_delay 1, dispatch_delay 2");
+    /* add.f32 r3, r1, 5.0: issue 0 (latch), unit at 1, read 2, dispatch 3,
+     * ready 3 + 4 + 2 = 9: a dependent instruction issues at 10, 3 cycles
+     * later than without the latches (writeback 6). */
+    rig_init(&r, NULL, &oc, &pc);
+    struct pipe_op a = mk(PIPE_C_F32_ADD, 0, 0, 1, S(1), 1, S(3));
+    opcoll_issue(&r.oc, &a, 0);
+    TAP_EQ_U64(opcoll_busy(&r.oc, PIPE_SP), 0, "issued at 0: in the latch, no collector unit yet");
+    run(&r, 1, 1);
+    TAP_EQ_U64(opcoll_busy(&r.oc, PIPE_SP), 1, "unit taken at 1");
+    TAP_EQ_U64(r.oc.rf.st.reads, 0, "no read at 1");
+    run(&r, 2, 2);
+    TAP_EQ_U64(r.oc.rf.st.reads, 1, "read granted at 2");
+    run(&r, 3, 8);
+    TAP_EQ_U64(r.wb[0], CYCLE_NEVER, "not written back before 9");
+    run(&r, 9, 9);
+    TAP_EQ_U64(r.wb[0], 9, "one-source fp32 add: writeback at 0 + 1 + 1 + 1 + 4 + 2 = 9");
+    rig_fini(&r);
+
+    /* fma.f32 r4, r1, r2, r3 (three sources, one read per unit per cycle):
+     * unit 1, reads 2, 3, 4, dispatch 5, ready 5 + 5 + 2 = 12. */
+    rig_init(&r, NULL, &oc, &pc);
+    a = mk(PIPE_C_F32_MAD, 0, 0, 3, S(1, 2, 3), 1, S(4));
+    opcoll_issue(&r.oc, &a, 0);
+    run(&r, 1, 20);
+    TAP_EQ_U64(r.wb[0], 12, "three-source fma: writeback at 5 + 5 + 2 = 12");
+    rig_fini(&r);
+
+    /* The latch holds no unit: two one-source adds per cycle for 12 cycles
+     * (24 > 6 SP units) all issue, because each unit is busy 2 cycles
+     * (taken at t + 1, read t + 2, dispatched t + 3 and free for t + 3). */
+    rig_init(&r, NULL, &oc, &pc);
+    int issued = 0;
+    for (cycle_t t = 0; t < 12; t++) {
+        run(&r, t, t);
+        for (int i = 0; i < 2; i++) {
+            /* warps 2i, 2i+1 ... read register 1 of banks (1 + w) mod 16: no two alike per cycle */
+            uint32_t w = (uint32_t)(2 * t + (cycle_t)i) % 16;
+            struct pipe_op b = mk(PIPE_C_F32_ADD, w, (uint64_t)issued, 1, S(1), 1, S(3));
+            if (opcoll_can_accept(&r.oc, PIPE_C_F32_ADD, t)) {
+                opcoll_issue(&r.oc, &b, t);
+                issued++;
+            }
+        }
+    }
+    TAP_EQ_I64(issued, 24, "2 issues per cycle sustained through the latch (24 of 24)");
+    run(&r, 12, 40);
+    TAP_EQ_U64(r.n_wb, 24, "all 24 written back");
+    rig_fini(&r);
+
+    /* ld.global r4, [r2:r3]: unit at 1, reads 2, 3, dispatch 4, latched for
+     * the LD/ST unit at 4 + 2 = 6. */
+    rig_init(&r, NULL, &oc, &pc);
+    struct pipe_op m = mk(PIPE_C_MEM, 0, 0, 2, S(2, 3), 1, S(4));
+    opcoll_issue(&r.oc, &m, 0);
+    struct pipe_op out;
+    run(&r, 1, 5);
+    TAP_OK(!pipes_mem_pop(&r.p, &out), "MEM op not at the LD/ST unit before 6");
+    run(&r, 6, 6);
+    TAP_OK(pipes_mem_pop(&r.p, &out) && out.tag == 0, "MEM op reaches the LD/ST latch at 4 + 2 = 6");
     rig_fini(&r);
 }
 
@@ -880,6 +956,8 @@ static void t_random_vs_ref(void)
         }
         oc_cfg_defaults(&m.oc);
         pipes_cfg_defaults(&m.pc);
+        m.oc.alloc_delay = 0; /* the naive reference has no latches (the rig above runs without them too) */
+        m.pc.dispatch_delay = 0;
         run_ref(&m, ops, N_RAND, ir, wr);
         TAP_EQ_U64(r->n_wb, N_RAND, "%s: unit wrote back all %d ops", variants[v].name, N_RAND);
         TAP_EQ_U64(compare(iu, r->wb, ir, wr, N_RAND), 0, "%s: unit == naive reference (issue and wb cycles)",
@@ -944,6 +1022,7 @@ int main(void)
 {
     static const struct tap_test tests[] = {
         {"single fp32 add", t_single_add},
+        {"GPGPU-Sim latches", t_latches},
         {"bank conflict", t_bank_conflict},
         {"three sources", t_three_sources},
         {"SP throughput", t_sp_throughput},

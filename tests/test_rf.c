@@ -146,7 +146,10 @@ static void rig_init(struct rig *r, uint64_t mult, const struct rf_policy_ops *p
     rf_cfg_defaults(&r->rf);
     r->rf.clock_mult = mult;
     oc_cfg_defaults(&r->oc_cfg);
+    r->oc_cfg.alloc_delay = 0;
     pipes_cfg_defaults(&r->pc);
+    /* the hand-computed timelines below are without the GPGPU-Sim latches */
+    r->pc.dispatch_delay = 0;
     opcoll_init(&r->oc, &r->rf, &r->oc_cfg, pol, arg);
     pipes_init(&r->p, &r->pc, on_wb, r);
     for (int i = 0; i < MAX_OPS; i++)

@@ -22,6 +22,7 @@ void pipes_cfg_defaults(struct pipes_cfg *c)
     c->n_mem = 1;
     c->wb_width = 2;
     c->ldst_wb_width = 1;
+    c->dispatch_delay = 2;
 }
 
 
@@ -49,6 +50,8 @@ const struct cfg_key pipes_cfg_keys[] = {
      "SP/SFU results written back per pipeline cycle (spec 3.2: 2)"},
     {"ldst_wb_width", CFG_UINT, offsetof(struct pipes_cfg, ldst_wb_width), 1, 64, "1", NULL,
      "LD/ST results written back per pipeline cycle ([GPGPU-Sim] ldst_unit::writeback: 1)"},
+    {"dispatch_delay", CFG_UINT, offsetof(struct pipes_cfg, dispatch_delay), 0, 8, "2", NULL,
+     "cycles from a collector's dispatch to the unit's first stage ([GPGPU-Sim] OC_EX + dispatch registers: 2)"},
 };
 
 const size_t pipes_cfg_n_keys = ARRAY_LEN(pipes_cfg_keys);

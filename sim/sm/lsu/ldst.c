@@ -94,6 +94,9 @@ void ldst_init(struct ldst *u, const struct ldst_params *p, const struct ldst_ho
     for (uint32_t i = 0; i < u->n_slots; i++)
         u->free_stack[i] = u->n_slots - 1 - i; /* pop gives slot 0 first */
     u->n_free = u->n_slots;
+    u->smem_extra = (uint32_t)(p->smem.latency - 1);
+    u->sd_slot = xcalloc(u->n_slots, sizeof *u->sd_slot);
+    u->sd_due = xcalloc(u->n_slots, sizeof *u->sd_due);
 }
 
 void ldst_fini(struct ldst *u)
@@ -102,6 +105,8 @@ void ldst_fini(struct ldst *u)
     l1ro_fini(&u->l1c);
     free(u->slots);
     free(u->free_stack);
+    free(u->sd_slot);
+    free(u->sd_due);
     u->slots = NULL;
     u->free_stack = NULL;
 }
@@ -294,6 +299,16 @@ static void timed_finish(struct ldst *u, uint32_t si, cycle_t cycle)
         } else if (op->space == MEMOP_PARAM) {
             u->h.param_rd(u->h.ctx, op->warp, op->addr[lane], op->size, s->res.data[lane]);
         }
+    }
+    if (op->space == MEMOP_SHARED && u->smem_extra) {
+        /* NOTE(smem-latency): the data moved now (stage order = program order
+         * per warp); completion waits smem.latency - 1 cycles in a FIFO that
+         * holds the slot but not the stage (pipelined). */
+        uint32_t t = (u->sd_head + u->sd_n) % u->n_slots;
+        u->sd_slot[t] = si;
+        u->sd_due[t] = cycle + u->smem_extra;
+        u->sd_n++;
+        return;
     }
     finish_slot(u, si, cycle);
 }
@@ -512,6 +527,14 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
         busy = true;
     }
 
+    /* 2b. shared accesses whose smem.latency has passed (NOTE(smem-latency)) */
+    while (u->sd_n && u->sd_due[u->sd_head] <= cycle) {
+        uint32_t si = u->sd_slot[u->sd_head];
+        u->sd_head = (u->sd_head + 1) % u->n_slots;
+        u->sd_n--;
+        finish_slot(u, si, cycle);
+    }
+
     /* 3. fences whose release condition holds (NOTE(fence)) */
     if (u->n_fences) {
         for (uint32_t i = 0; i < u->n_slots && u->n_fences; i++) {
@@ -556,6 +579,8 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
         next = MIN(next, u->st_kind == ST_TIMED ? u->st_until : cycle + 1);
     if (u->latch_valid)
         next = MIN(next, MAX(u->latch_ready, cycle + 1));
+    if (u->sd_n)
+        next = MIN(next, MAX(u->sd_due[u->sd_head], cycle + 1));
     if (next <= cycle)
         next = cycle + 1;
     return next;

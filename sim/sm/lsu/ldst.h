@@ -159,6 +159,10 @@ struct ldst {
     uint32_t n_slots;           /* sm.ldst_slots (entries) */
     struct ldst_slot *slots;    /* [n_slots] */
     uint32_t *free_stack;       /* [n_slots] free slot indices */
+    uint32_t smem_extra;        /* smem.latency - 1 (cycles) a shared access waits after its bank cycles */
+    uint32_t *sd_slot;          /* [n_slots] shared accesses in that delay, FIFO (slot indices) */
+    cycle_t *sd_due;            /* [n_slots] cycle each completes */
+    uint32_t sd_head, sd_n;     /* FIFO head index and fill (entries) */
     uint32_t n_free;            /* entries in free_stack */
     uint32_t n_fences;          /* fences in flight */
     uint32_t w_inflight[LDST_MAX_WARPS]; /* per warp: instructions in latch, stage or slots */

@@ -42,6 +42,8 @@ static const struct cfg_key smem_banks_keys[] = {
      "lane groups whose conflicts are counted separately (GPGPU-Sim gpgpu_shmem_warp_parts 1 = whole warp)"},
     {"wide", CFG_ENUM, offsetof(struct smem_banks_cfg, wide), 0, 0, "phases", smem_wide_choices,
      "8/16 B accesses: phases = Fermi half-/quarter-warp phases; first_word = GPGPU-Sim 3.x (first word only)"},
+    {"latency", CFG_UINT, offsetof(struct smem_banks_cfg, latency), 1, 256, "1", NULL,
+     "cycles from the end of a shared access's bank cycles to its completion, pipelined (1 = GPGPU-Sim 3.x)"},
 };
 
 static void smem_banks_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
@@ -68,6 +70,7 @@ void smem_banks_cfg_defaults(struct smem_banks_cfg *cfg)
     cfg->width = 4;      /* spec 1.2 / 2.6: 4 B words */
     cfg->warp_parts = 1; /* spec 2.6, GPGPU-Sim gpgpu_shmem_warp_parts 1 */
     cfg->wide = SMEM_WIDE_PHASES; /* NOTE(wide-phases) */
+    cfg->latency = 1;
 }
 
 /* ------------------------------------------------------------------- model */

@@ -60,6 +60,8 @@ struct smem_banks_cfg {
     uint64_t width;      /* smem_banks.width (bytes): bank word width, 4 on Fermi */
     uint64_t warp_parts; /* smem_banks.warp_parts (lane groups checked separately): 1 */
     int wide;            /* smem_banks.wide: enum smem_wide_mode */
+    uint64_t latency;    /* smem.latency (cycles): a shared access completes latency - 1 cycles after its
+                            bank cycles (1 = GPGPU-Sim 3.x; 4.2's -gpgpu_smem_latency 26 is 25 here) */
 };
 
 extern const struct cfg_section smem_banks_cfg_section;

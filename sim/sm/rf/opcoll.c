@@ -15,6 +15,14 @@
  * the access latency and the read/write counts belong to the register-file
  * unit oc->rf (sim/sm/rf/rf.c) and its policy; this file keeps the request
  * queues, the arbitration order and the collector units.
+ * NOTE(alloc-delay): with oc.alloc_delay d > 0 an issued instruction waits
+ * in its set's latch (GPGPU-Sim's ID_OC pipeline register, in_ports wide)
+ * and takes a free collector unit d cycles after issue, after that cycle's
+ * arbitration (opndcoll_rfu_t::step allocates reads before units), so its
+ * reads compete from issue + d + 1 on. Issue needs a free latch entry, not a
+ * free unit: a latch entry that finds no free unit waits (oldest first).
+ * Timeline of a one-source fp32 add issued at 0 with d = 1: unit at 1,
+ * read granted at 2, dispatch at 3. With d = 0 the unit is taken at issue.
  * NOTE(front-only): only the front request of each bank FIFO competes, as in
  * GPGPU-Sim; a front blocked by its unit's read limit blocks its bank for the
  * cycle (counted as a conflict cycle).
@@ -84,6 +92,8 @@ void opcoll_init(struct opcoll *oc, const struct rf_cfg *rf, const struct oc_cfg
      * are sized for that and cannot overflow. */
     for (uint32_t b = 0; b < oc->n_banks; b++)
         oc->banks[b].q = xcalloc((size_t)n * PIPE_MAX_SRC, sizeof *oc->banks[b].q);
+    for (int k = 0; k < PIPE_N_KINDS; k++)
+        oc->latch_cap[k] = (uint32_t)(cfg->in_ports[k] * cfg->alloc_delay);
     oc->cyc = CYCLE_NEVER;
     stat_hist_init(&oc->conflicts_by_bank, oc->n_banks, 1);
     rf_init(&oc->rf, rf, pol, pol_arg);
@@ -116,8 +126,10 @@ static int choose_set(struct opcoll *oc, enum pipe_class cls, cycle_t now)
 {
     new_cycle(oc, now);
     uint8_t mask = pipes_class_info(cls)->pipes;
+    bool latched = oc->cfg.alloc_delay != 0;
     for (int k = 0; k < PIPE_N_KINDS; k++) /* SP first: "SP preferred" */
-        if ((mask & (1u << k)) && oc->in_now[k] < oc->cfg.in_ports[k] && oc->n_busy[k] < oc->cfg.units[k])
+        if ((mask & (1u << k)) && oc->in_now[k] < oc->cfg.in_ports[k] &&
+            (latched ? oc->latch_n[k] < oc->latch_cap[k] : oc->n_busy[k] < oc->cfg.units[k]))
             return k;
     return -1;
 }
@@ -127,7 +139,7 @@ uint64_t opcoll_res_sig(const struct opcoll *oc, cycle_t now)
     uint64_t sig = 0;
     for (int k = 0; k < PIPE_N_KINDS; k++) {
         uint32_t in = oc->cyc == now ? oc->in_now[k] : 0;
-        sig = sig << 14 | (uint64_t)oc->n_busy[k] << 7 | in;
+        sig = sig << 20 | (uint64_t)oc->latch_n[k] << 14 | (uint64_t)oc->n_busy[k] << 7 | in;
     }
     return sig;
 }
@@ -136,6 +148,8 @@ bool opcoll_can_accept(struct opcoll *oc, enum pipe_class cls, cycle_t now)
 {
     return choose_set(oc, cls, now) >= 0;
 }
+
+static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *op, cycle_t now);
 
 uint32_t opcoll_issue(struct opcoll *oc, const struct pipe_op *op, cycle_t now)
 {
@@ -146,7 +160,26 @@ uint32_t opcoll_issue(struct opcoll *oc, const struct pipe_op *op, cycle_t now)
     if (k < 0)
         sim_panic("opcoll_issue: warp %u class %s issued at cycle %llu with no free collector unit",
                   op->warp, pipes_class_info((enum pipe_class)op->cls)->name, (unsigned long long)now);
-    uint32_t u = free_unit(oc, (uint32_t)k);
+    oc->in_now[k]++;
+    oc->issued[k]++;
+    if (oc->cfg.alloc_delay) { /* NOTE(alloc-delay) */
+        struct oc_latched *l = &oc->latch[k][(oc->latch_head[k] + oc->latch_n[k]) % OC_LATCH_MAX];
+        l->op = *op;
+        l->op.kind = (uint8_t)k;
+        l->since = now;
+        oc->latch_n[k]++;
+        rf_on_issue(&oc->rf, &l->op, now);
+        return OC_UNIT_NONE;
+    }
+    uint32_t u = take_unit(oc, (uint32_t)k, op, now);
+    rf_on_issue(&oc->rf, &oc->units[u].op, now);
+    return u;
+}
+
+/* Allocate a free unit of set k to op at cycle now and queue its reads. */
+static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *op, cycle_t now)
+{
+    uint32_t u = free_unit(oc, k);
     opcoll_stats_sync(oc, now);
     struct oc_unit *cu = &oc->units[u];
     cu->busy = true;
@@ -158,6 +191,7 @@ uint32_t opcoll_issue(struct opcoll *oc, const struct pipe_op *op, cycle_t now)
      * reads were all granted at once. */
     cu->ready_at = op->n_src ? 0 : now + 1;
     cu->issued_at = now;
+    cu->read_from = now + 1;
     cu->grant_tick = CYCLE_NEVER;
     cu->grants_now = 0;
     cu->seq = oc->seq++;
@@ -172,11 +206,21 @@ uint32_t opcoll_issue(struct opcoll *oc, const struct pipe_op *op, cycle_t now)
         oc->bank_mask |= 1ull << bank;
     }
     oc->reads_queued += op->n_src;
-    oc->in_now[k]++;
     oc->n_busy[k]++;
-    oc->issued[k]++;
-    rf_on_issue(&oc->rf, &cu->op, now);
     return u;
+}
+
+/* Latched instructions whose delay has passed take free units, oldest
+ * first per set (NOTE(alloc-delay)). */
+static void latch_advance(struct opcoll *oc, cycle_t now)
+{
+    for (uint32_t k = 0; k < PIPE_N_KINDS; k++)
+        while (oc->latch_n[k] && oc->latch[k][oc->latch_head[k]].since + oc->cfg.alloc_delay <= now &&
+               oc->n_busy[k] < oc->cfg.units[k]) {
+            take_unit(oc, k, &oc->latch[k][oc->latch_head[k]].op, now);
+            oc->latch_head[k] = (oc->latch_head[k] + 1) % OC_LATCH_MAX;
+            oc->latch_n[k]--;
+        }
 }
 
 /* NOTE(mem-in-order): memory instructions of one warp leave the MEM
@@ -245,10 +289,13 @@ static inline void arbitrate_bank(struct opcoll *oc, uint32_t b, cycle_t now, cy
     struct oc_read *rq = &bk->q[bk->head];
     struct oc_unit *cu = &oc->units[rq->unit];
     uint32_t limit = oc->reads_per_unit;
-    bool ok = rf_bank_free(rf, b, tick) && rf_port_free(rf, tick) && cu->issued_at < now &&
+    /* NOTE(alloc-delay): a unit's reads compete from read_from on (the cycle
+     * after issue plus oc.alloc_delay); bank queues are in issue order, so a
+     * front read not yet competing has none competing behind it. */
+    bool ok = rf_bank_free(rf, b, tick) && rf_port_free(rf, tick) && cu->read_from <= now &&
               (!limit || cu->grant_tick != tick || cu->grants_now < limit);
     if (!ok) {
-        if (cu->issued_at < now) { /* a request issued this cycle is not yet competing */
+        if (cu->read_from <= now) { /* a request not yet competing is no conflict */
             oc->conflict_cycles++;
             stat_hist_add(&oc->conflicts_by_bank, b);
         }
@@ -309,6 +356,18 @@ cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now)
                 arbitrate(oc, now, rf_tick_of(&oc->rf, now) + s);
     }
     cycle_t next = oc->reads_queued ? now + 1 : CYCLE_NEVER;
+    if (oc->latch_n[PIPE_SP] + oc->latch_n[PIPE_SFU] + oc->latch_n[PIPE_MEM]) {
+        latch_advance(oc, now);
+        for (uint32_t k = 0; k < PIPE_N_KINDS; k++)
+            if (oc->latch_n[k]) { /* waiting for its delay, or for a unit (freed by a dispatch: tick again) */
+                cycle_t t = oc->latch[k][oc->latch_head[k]].since + oc->cfg.alloc_delay;
+                t = t > now ? t : now + 1;
+                if (t < next)
+                    next = t;
+            }
+        if (oc->reads_queued && next > now + 1)
+            next = now + 1;
+    }
     cycle_t rn = rf_tick(&oc->rf, now); /* the policy's own work (preshifting while idle) */
     SIM_DEBUG_ASSERT(rn > now, "rf policy %s: tick at %llu asked for cycle %llu", oc->rf.ops->name,
                      (unsigned long long)now, (unsigned long long)rn);

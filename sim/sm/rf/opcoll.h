@@ -65,6 +65,8 @@ struct oc_cfg {
     uint64_t units[PIPE_N_KINDS];    /* oc.units_sp / _sfu / _mem (collector units): 6 / 8 / 2 */
     uint64_t in_ports[PIPE_N_KINDS]; /* oc.in_ports_sp / _sfu / _mem (instructions/cycle) issue -> OC: 2 / 1 / 1 */
     uint64_t out_ports[PIPE_N_KINDS]; /* oc.out_ports_sp / _sfu / _mem (instructions/cycle) OC -> EX: 2 / 1 / 1 */
+    uint64_t alloc_delay;            /* oc.alloc_delay (cycles): issue -> collector allocation latch before the
+                                        first read may be granted ([GPGPU-Sim] ID_OC latch: 1) */
 };
 
 extern const struct cfg_key rf_cfg_keys[];
@@ -97,11 +99,20 @@ struct oc_unit {
     uint8_t set;         /* enum pipe_kind of its set */
     uint32_t n_pending;  /* reads not yet granted */
     cycle_t ready_at;    /* cycle the last granted read is available */
-    cycle_t issued_at;   /* issue cycle (reads start the cycle after) */
+    cycle_t issued_at;   /* cycle the unit was allocated (the issue cycle with oc.alloc_delay 0) */
+    cycle_t read_from;   /* first cycle its reads compete: allocation + 1 */
     cycle_t grant_tick;  /* RF tick of the last grant (per-unit read limit) */
     uint32_t grants_now; /* grants received at grant_tick */
     uint64_t seq;        /* issue order (oldest-first dispatch) */
     struct pipe_op op;   /* the instruction */
+};
+
+#define OC_LATCH_MAX 32 /* largest oc.in_ports_<set> x oc.alloc_delay */
+
+/* An issued instruction waiting in a set's issue -> collector latch. */
+struct oc_latched {
+    struct pipe_op op; /* the instruction */
+    cycle_t since;     /* issue cycle */
 };
 
 struct opcoll {
@@ -117,6 +128,9 @@ struct opcoll {
     cycle_t cyc;                      /* cycle of the per-cycle counters below */
     uint32_t in_now[PIPE_N_KINDS];    /* instructions entered per set in cycle cyc */
     uint32_t n_busy[PIPE_N_KINDS];    /* busy units per set */
+    struct oc_latched latch[PIPE_N_KINDS][OC_LATCH_MAX]; /* issue -> collector latches (oc.alloc_delay > 0), FIFO */
+    uint32_t latch_head[PIPE_N_KINDS], latch_n[PIPE_N_KINDS]; /* FIFO head index and fill per set (entries) */
+    uint32_t latch_cap[PIPE_N_KINDS]; /* latch entries per set: oc.in_ports_<set> x oc.alloc_delay */
     uint32_t reads_queued;            /* read requests waiting at all banks */
     uint64_t seq;                     /* issues so far */
     cycle_t occ_mark;                 /* occupancy integrated up to this cycle */
@@ -138,14 +152,16 @@ void opcoll_fini(struct opcoll *oc);
 void opcoll_kernel_start(struct opcoll *oc, const struct rf_kernel_info *ki);
 
 /* Everything opcoll_can_accept reads at cycle now, packed (busy units and
- * instructions entered this cycle per set; 42 bits): equal values give
+ * instructions entered this cycle and latched per set; 60 bits): equal values give
  * equal answers for every class. */
 uint64_t opcoll_res_sig(const struct opcoll *oc, cycle_t now);
-/* May an instruction of class cls issue at cycle now (a free unit of an
- * allowed set whose issue width is not used up)? Pure. */
+/* May an instruction of class cls issue at cycle now (a free unit, or with
+ * oc.alloc_delay a free latch entry, of an allowed set whose issue width is
+ * not used up)? Pure. */
 bool opcoll_can_accept(struct opcoll *oc, enum pipe_class cls, cycle_t now);
 /* Issue op (class op->cls) at cycle now, after pipes_tick(now). Returns the
- * collector unit; panics when opcoll_can_accept is false. Sets op->kind. */
+ * collector unit, or OC_UNIT_NONE when the op waits in the set's latch
+ * (oc.alloc_delay > 0); panics when opcoll_can_accept is false. */
 uint32_t opcoll_issue(struct opcoll *oc, const struct pipe_op *op, cycle_t now);
 
 /* Used by pipes_tick. Ready units of a set at cycle now, oldest first

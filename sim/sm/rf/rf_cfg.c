@@ -41,6 +41,7 @@ void oc_cfg_defaults(struct oc_cfg *c)
     c->out_ports[PIPE_SP] = 2;
     c->out_ports[PIPE_SFU] = 1;
     c->out_ports[PIPE_MEM] = 1;
+    c->alloc_delay = 1;
 }
 
 
@@ -62,6 +63,9 @@ int opcoll_cfg_validate(const struct rf_cfg *rf, const struct oc_cfg *oc, opcoll
         CFG_RULE(oc->in_ports[k] >= 1, ikeys[k], "must be >= 1");
         CFG_RULE(oc->out_ports[k] >= 1 && oc->out_ports[k] <= OC_MAX_UNITS, okeys[k], "out of range 1..%d",
              OC_MAX_UNITS);
+        CFG_RULE(oc->in_ports[k] * oc->alloc_delay <= OC_LATCH_MAX, ikeys[k],
+                 "x oc.alloc_delay = %llu latch entries exceeds %d", (unsigned long long)(oc->in_ports[k] * oc->alloc_delay),
+                 OC_LATCH_MAX);
         total += oc->units[k];
     }
     CFG_RULE(total <= OC_MAX_UNITS, "oc.units_sp", "oc.units_sp + oc.units_sfu + oc.units_mem = %llu exceeds %d",
@@ -135,6 +139,8 @@ const struct cfg_key oc_cfg_keys[] = {
      "SFU collectors dispatching per cycle (OC -> EX width, spec 3.2)"},
     {"out_ports_mem", CFG_UINT, offsetof(struct oc_cfg, out_ports[PIPE_MEM]), 1, OC_MAX_UNITS, "1", NULL,
      "MEM collectors dispatching per cycle (OC -> EX width, spec 3.2)"},
+    {"alloc_delay", CFG_UINT, offsetof(struct oc_cfg, alloc_delay), 0, 8, "1", NULL,
+     "cycles an issued instruction waits before its collector's reads compete ([GPGPU-Sim] ID_OC latch: 1)"},
 };
 
 const size_t oc_cfg_n_keys = ARRAY_LEN(oc_cfg_keys);
