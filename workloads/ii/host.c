@@ -124,7 +124,7 @@ WL_REGISTER(ii) = {
     .mirrors = "Mars InvertedIndex (MapReduce), as in seed 000 ch. 4 C1",
     .stresses = "uncoalesced per-thread document scans with intra-warp line reuse (cache-sensitive), "
                 "global atomics on Zipf-skewed terms, scattered 64-bit stores",
-    .flags = 0,
+    .flags = WL_SHARING | WL_CACHE_SENS,
     .sizes = {"600 docs (4-40 tokens)", "24K docs (8-56 tokens)", "192K docs (8-120 tokens)",
               "768K docs (8-120 tokens)"},
     .run = run,

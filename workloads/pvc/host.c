@@ -165,7 +165,7 @@ WL_REGISTER(pvc) = {
     .mirrors = "Mars PageViewCount (MapReduce), as in seed 000 ch. 4 C1",
     .stresses = "uncoalesced per-thread record parsing with intra-warp line reuse (cache-sensitive), "
                 "byte-level integer work, atomicCAS/atomicAdd hash insertion on Zipf-skewed keys",
-    .flags = 0,
+    .flags = WL_SHARING | WL_CACHE_SENS,
     .sizes = {"3000 records, 256 pages", "64K records, 4096 pages", "1M records, 16K pages",
               "4M records, 64K pages"},
     .run = run,

@@ -192,7 +192,7 @@ WL_REGISTER(pvr) = {
     .mirrors = "Mars PageViewRank (MapReduce), as in seed 000 ch. 4 (C2 there)",
     .stresses = "uncoalesced per-thread record parsing (cache-sensitive), atomic hash aggregation on "
                 "Zipf-skewed keys, then an all-pairs rank loop of broadcast loads",
-    .flags = 0,
+    .flags = WL_SHARING | WL_CACHE_SENS,
     .sizes = {"1000 records, 128 pages", "32K records, 1024 pages", "256K records, 4096 pages",
               "1M records, 16K pages"},
     .run = run,

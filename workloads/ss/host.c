@@ -82,7 +82,7 @@ WL_REGISTER(ss) = {
     .mirrors = "Mars SimilarityScore (MapReduce), as in seed 000 ch. 4 C1",
     .stresses = "uncoalesced per-thread row walks with intra-warp line reuse (cache-sensitive), "
                 "row broadcast, rows shared across CTAs",
-    .flags = 0,
+    .flags = WL_CACHE_SENS,
     .sizes = {"80 docs x 64 features", "320 docs x 64 features", "1024 docs x 128 features",
               "2048 docs x 256 features"},
     .run = run,
