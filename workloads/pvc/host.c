@@ -165,6 +165,10 @@ WL_REGISTER(pvc) = {
     .mirrors = "Mars PageViewCount (MapReduce), as in seed 000 ch. 4 C1",
     .stresses = "uncoalesced per-thread record parsing with intra-warp line reuse (cache-sensitive), "
                 "byte-level integer work, atomicCAS/atomicAdd hash insertion on Zipf-skewed keys",
+    /* Class (the bench/experiments/baseline rules, small, seed 1): 22.2 L1D
+     * accesses per 1000 thread instructions under LRR (412 per 1000 warp
+     * instructions), so cache-sensitive; perfect DRAM +7 %. fermi15-vws,
+     * small: IPC 69.7 (lrr), 124.4 (gto), 258.1 (l1d.perfect). */
     .flags = WL_SHARING | WL_CACHE_SENS,
     .sizes = {"3000 records, 256 pages", "64K records, 4096 pages", "1M records, 16K pages",
               "4M records, 64K pages"},
