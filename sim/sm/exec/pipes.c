@@ -174,6 +174,7 @@ void pipes_init(struct pipes *p, const struct pipes_cfg *cfg, pipes_wb_fn wb_fn,
     if (pipes_cfg_validate(cfg, NULL, NULL))
         sim_panic("pipes_init: invalid pipes configuration");
     memset(p, 0, sizeof *p);
+    p->wb_min = CYCLE_NEVER;
     p->cfg = *cfg;
     p->n_units = (uint32_t)(cfg->n_sp + cfg->n_sfu);
     for (uint32_t i = 0; i < p->n_units; i++)
@@ -190,18 +191,31 @@ struct wb_cand {
     uint16_t unit, slot;
 };
 
+/* NOTE(wb-min): p->wb_min is a lower bound on the ready cycle of every
+ * SP/SFU result in flight (lowered at dispatch, recomputed by each scan), so
+ * writeback skips the slot scan in cycles where nothing can be ready; the
+ * same bound is the pipes' next event for results. */
 static void writeback(struct pipes *p, struct opcoll *oc, cycle_t now)
 {
     struct wb_cand c[PIPES_MAX_UNITS * PIPES_MAX_INFLIGHT];
     uint32_t n = 0;
+    cycle_t later = CYCLE_NEVER; /* earliest ready cycle after now */
+    if (p->wb_min > now)
+        goto ldst;
+    p->wb_scan = now;
     for (uint32_t u = 0; u < p->n_units; u++) {
         const struct pipe_unit *pu = &p->units[u];
         if (!pu->n_inflight)
             continue;
         for (uint32_t s = 0; s < PIPES_MAX_INFLIGHT; s++) {
             const struct pipe_slot *sl = &pu->slot[s];
-            if (!sl->valid || sl->done > now)
+            if (!sl->valid)
                 continue;
+            if (sl->done > now) {
+                if (sl->done < later)
+                    later = sl->done;
+                continue;
+            }
             struct wb_cand x = {sl->done, sl->seq, (uint16_t)u, (uint16_t)s};
             uint32_t i = n++;
             while (i > 0 && (c[i - 1].done > x.done || (c[i - 1].done == x.done && c[i - 1].seq > x.seq))) {
@@ -215,12 +229,14 @@ static void writeback(struct pipes *p, struct opcoll *oc, cycle_t now)
     for (uint32_t i = 0; i < n; i++) {
         if (done == p->cfg.wb_width) {
             p->st.wb_width_stall += n - i;
+            later = now + 1; /* results left waiting */
             break;
         }
         struct pipe_unit *pu = &p->units[c[i].unit];
         struct pipe_slot *sl = &pu->slot[c[i].slot];
         if (!opcoll_write(oc, sl->op.warp, sl->op.dst, sl->op.n_dst, now)) {
             p->st.wb_bank_stall++;
+            later = now + 1;
             continue;
         }
         sl->valid = false;
@@ -230,6 +246,8 @@ static void writeback(struct pipes *p, struct opcoll *oc, cycle_t now)
         if (p->wb_fn)
             p->wb_fn(p->wb_ctx, &sl->op, now);
     }
+    p->wb_min = later;
+ldst:
     for (uint32_t k = 0; k < p->cfg.ldst_wb_width && p->ldst_n; k++) {
         const struct pipe_op *op = &p->ldst_q[p->ldst_head];
         if (!opcoll_write(oc, op->warp, op->dst, op->n_dst, now)) {
@@ -301,7 +319,10 @@ static void dispatch(struct pipes *p, struct opcoll *oc, cycle_t now)
             while (pu->slot[s].valid)
                 s++;
             const struct pipe_class_info *ci = pipes_class_info((enum pipe_class)op->cls);
-            pu->slot[s] = (struct pipe_slot){*op, now + ci->lat + p->cfg.dispatch_delay, p->seq++, true};
+            cycle_t done = now + ci->lat + p->cfg.dispatch_delay;
+            pu->slot[s] = (struct pipe_slot){*op, done, p->seq++, true};
+            if (done < p->wb_min)
+                p->wb_min = done;
             pu->n_inflight++;
             pu->next_accept = now + ci->ii;
             pu->dispatched++;
@@ -356,16 +377,10 @@ cycle_t pipes_tick(struct pipes *p, struct opcoll *oc, cycle_t now)
                         next = t;
                 }
         }
-    for (uint32_t u = 0; u < p->n_units && next > now + 1; u++) {
-        const struct pipe_unit *pu = &p->units[u];
-        if (!pu->n_inflight)
-            continue;
-        for (uint32_t s = 0; s < PIPES_MAX_INFLIGHT; s++)
-            if (pu->slot[s].valid) {
-                cycle_t t = pu->slot[s].done > now ? pu->slot[s].done : now + 1;
-                if (t < next)
-                    next = t;
-            }
+    if (p->wb_min != CYCLE_NEVER) { /* NOTE(wb-min) */
+        cycle_t t = p->wb_min > now ? p->wb_min : now + 1;
+        if (t < next)
+            next = t;
     }
     if (p->ldst_n && now + 1 < next)
         next = now + 1;
@@ -431,8 +446,14 @@ void pipes_check(const struct pipes *p)
 {
     for (uint32_t u = 0; u < p->n_units; u++) {
         uint32_t v = 0;
-        for (uint32_t s = 0; s < PIPES_MAX_INFLIGHT; s++)
+        for (uint32_t s = 0; s < PIPES_MAX_INFLIGHT; s++) {
             v += p->units[u].slot[s].valid;
+            /* a result left waiting by the last scan (width, bank) keeps wb_min at scan + 1 */
+            SIM_ASSERT(!p->units[u].slot[s].valid || p->units[u].slot[s].done >= p->wb_min ||
+                           p->wb_min == p->wb_scan + 1,
+                       "pipes: result ready at %llu before the bound %llu (NOTE(wb-min))",
+                       (unsigned long long)p->units[u].slot[s].done, (unsigned long long)p->wb_min);
+        }
         SIM_ASSERT(v == p->units[u].n_inflight, "pipes: pipe %u holds %u slots, counter says %u", u, v,
                    p->units[u].n_inflight);
     }

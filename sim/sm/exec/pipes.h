@@ -169,6 +169,8 @@ struct pipes {
     struct pipes_cfg cfg;           /* copy of the configuration */
     uint32_t n_units;               /* n_sp + n_sfu; SP pipes first */
     struct pipe_unit units[PIPES_MAX_UNITS];
+    cycle_t wb_min;                 /* no SP/SFU result is ready before this cycle (NOTE(wb-min)) */
+    cycle_t wb_scan;                /* cycle of the last writeback scan */
     struct pipe_op mem_latch[PIPES_MAX_MEM]; /* MEM instructions waiting for the LD/ST unit */
     bool mem_valid[PIPES_MAX_MEM];  /* latch holds an instruction */
     struct pipe_op mem_dq[PIPES_MEM_DQ]; /* MEM instructions between the collector and the latches (FIFO) */
