@@ -74,7 +74,7 @@ WL_REGISTER(mrmm) = {
     .summary = "integer matrix multiply C = A B (mod 2^32), one thread per output element walking a row of A and a column of B",
     .mirrors = "Mars MatrixMul (MapReduce), as in seed 000 ch. 4 C1 (MM)",
     .stresses = "uncoalesced per-thread row walks from global memory (no tiling), intra-warp line reuse, rows shared by neighbouring CTAs",
-    .flags = 0,
+    .flags = WL_CACHE_SENS,
     .sizes = {"24x40x20 (m x n x k)", "96x512x64", "512x1024x256", "1024x2048x512"},
     .run = run,
 };

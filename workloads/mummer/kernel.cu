@@ -24,10 +24,10 @@
 //       on ties), that offset and the reference position of the match.
 // Bases are bytes (A, C, G, T as 0..3). All integer: the result is exact.
 
-extern "C" __global__ void mummer_match(const unsigned char *__restrict__ ref, const int *__restrict__ sa, int n_ref,
-                                        const unsigned char *__restrict__ queries, int n_query, int qlen,
-                                        int min_len, int off_step, int *__restrict__ best_len, int *__restrict__ best_off,
-                                        int *__restrict__ best_pos)
+extern "C" __global__ void mummer_match(const unsigned char *__restrict__ ref, const int *__restrict__ sa,
+                                        int n_ref, const unsigned char *__restrict__ queries, int n_query,
+                                        int qlen, int min_len, int off_step, int *__restrict__ best_len,
+                                        int *__restrict__ best_off, int *__restrict__ best_pos)
 {
     int q = blockIdx.x * blockDim.x + threadIdx.x;
     if (q >= n_query)
