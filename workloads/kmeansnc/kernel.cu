@@ -5,21 +5,18 @@
 // threads read neighbouring words, here
 //   kmeansnc_assign: one thread per point p walks its own feature row
 //       feat[p * n_feat .. p * n_feat + n_feat) (row-major, stride
-//       n_feat * 4 bytes between the threads of a warp, so one warp load
-//       touches about n_feat * 4 * 32 / 128 distinct lines) once per
-//       centroid: the k passes re-read the same lines (intra-warp
-//       locality whose reuse distance is one point's features times 32
-//       threads). The centroids stay in global memory (k x n_feat floats,
-//       every thread of a warp reads the same word: one broadcast line per
-//       load) and are shared by all CTAs.
-//   kmeansnc_update: one thread per (cluster, feature) sums the feature
-//       over the cluster's members in point order (double precision; the
-//       loop over all n points is the same for every thread, the membership
-//       reads are broadcast and the feature reads of a warp hit one or two
-//       lines) and writes the mean; an empty cluster keeps its centroid.
+//       n_feat * 4 bytes between the threads of a warp: with 34 features
+//       one warp load touches 32 distinct lines and the warp's rows span
+//       35 lines) once per centroid: the k passes re-read the same lines
+//       (intra-warp locality whose reuse distance is one point's features
+//       times 32 threads). The centroids stay in global memory (k x n_feat
+//       floats, every thread of a warp reads the same word: one broadcast
+//       line per load) and are shared by all CTAs.
+// The centroid update (mean of each cluster's members) runs on the host
+// between launches, as in Rodinia's kmeans: on the device it would be one
+// small serial reduction that says nothing about the cache.
 // Distances accumulate with fmaf in feature order (first minimum wins), so
-// a CPU reference using the same sequence reproduces them bit for bit; the
-// sums in the update follow point order in double on both sides.
+// a CPU reference using the same sequence reproduces them bit for bit.
 
 extern "C" __global__ void kmeansnc_assign(const float *__restrict__ feat, const float *__restrict__ centroids,
                                            int *__restrict__ membership, int n, int n_feat, int k)

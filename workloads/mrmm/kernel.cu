@@ -10,9 +10,10 @@
 //       step. Within a warp the A reads are one broadcast line and the B^T
 //       reads are 32 different lines (uncoalesced, stride k * 4 bytes); each
 //       line is reused by the same thread for 32 consecutive steps
-//       (intra-warp locality), and consecutive CTAs of the same rows read
-//       the same A row and, when n is a multiple of the CTA size, the same
-//       B^T rows (inter-CTA locality).
+//       (intra-warp locality). Between CTAs (256 threads): the CTAs that
+//       cover one row of C read the same A row, and CTAs n / 256 apart
+//       read the same B^T rows when n is a multiple of 256; the whole B^T
+//       is read by every row of C (inter-CTA locality).
 // Integer arithmetic modulo 2^32 (unsigned wrap-around), so the result is
 // exact and independent of the summation order.
 
