@@ -20,8 +20,9 @@
 //       The longest common prefix with any suffix is reached at one of the
 //       two neighbours of the query's insertion rank, so the answer is the
 //       larger of the two bound lcps (the upper bound on ties). Per query
-//       the thread writes the best length over all offsets (first offset
-//       on ties), that offset and the reference position of the match.
+//       the thread writes the best length over the searched offsets (first
+//       offset on ties), that offset and the reference position of the
+//       match.
 // Bases are bytes (A, C, G, T as 0..3). All integer: the result is exact.
 
 extern "C" __global__ void mummer_match(const unsigned char *__restrict__ ref, const int *__restrict__ sa,
