@@ -60,6 +60,7 @@
 #include "partitions/addrmap/pagetable.h"
 #include "partitions/dram/dram.h"
 #include "partitions/l2/l2.h"
+#include "partitions/l2/l2_mib.h"
 #include "sim/base/common.h"
 #include "sim/cfg/config.h"
 #include "sim/mem/memreq.h"
@@ -128,6 +129,8 @@ struct mempart_stats {
     struct stat_avg credits_used;      /* credits held, per DRAM cycle (credits) */
     uint64_t dram_updates;             /* L2 merges passed to the DRAM as update messages (NOTE(dram-update));
                                           not registered: 0 unless the DRAM policy has on_update */
+    uint64_t icl_dummies;              /* exact hw: dummy messages sent on the L2->DRAM link (one link slot each) */
+    uint64_t icl_dummy_blocked;        /* exact hw: DRAM cycles a dummy took the link while a request was admissible */
 };
 
 struct mempart {
@@ -144,6 +147,11 @@ struct mempart {
     /* units */
     struct l2 l2[MEMPART_SUBS];        /* the two slices; instance = channel * 2 + sub */
     struct dram dram;                  /* the channel; instance = channel */
+    /* exact-hardware path of the MSHR policies (dram_mib_on; docs/dram.md) */
+    bool mib_on;                       /* the L2-side MIBs exist and dummies are sent */
+    bool mib_total;                    /* dram.icl_age_mode = total */
+    bool mib_by_age;                   /* mshr_sa: the MIB multiplexer picks by age, else by merge_len */
+    struct l2_mib mib[MEMPART_SUBS];   /* L2-side MIB per slice, indexed like its MSHR */
 
     /* credits (spec 2.8 point 4, GPGPU-Sim arbitration_metadata) */
     uint32_t shared_limit;             /* shared credits: dram.queue + dram.return_queue - 1 */
