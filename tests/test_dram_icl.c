@@ -220,6 +220,11 @@ static void test_cost(void)
     TAP_EQ_U64(k.row_table_bytes, 280, "row-score table: 280 B (thesis)");
     TAP_EQ_U64(k.adder_bytes, 1360, "128 adders: 1360 B (thesis)");
     TAP_EQ_U64(k.ctrl_bytes, 1984, "controller total: 1984 B (thesis)");
+    TAP_OK(k.exact_hw && !k.age_total, "defaults: the table describes the simulated (exact, delta) hardware");
+    c.icl_exact_hw = false;
+    dram_icl_cost(64, &c, &k);
+    TAP_OK(!k.exact_hw && k.ctrl_bytes == 1984, "oracle: same table, flagged as not what is simulated");
+    c.icl_exact_hw = true;
     c.rdq = 128;
     dram_icl_cost(64, &c, &k);
     TAP_EQ_U64(k.ctrl_bytes, 2 * 1984, "doubling the read queue doubles the controller's storage");
