@@ -24,7 +24,12 @@
  *    the return queue of dram.return_queue entries, and write completion
  *    tWL after the last write command;
  *  - dram.model = perfect: a request leaves the queue the cycle it enters it
- *    (reads go straight to the return queue).
+ *    (reads go straight to the return queue);
+ *  - with an MSHR policy and dram.icl_exact_hw (docs/dram.md "Exact-hardware
+ *    path"): the DRAM-side merge information buffer, one entry per waiting
+ *    read (4-bit count, 15-bit age evaluated in closed form), and the dummy
+ *    update messages on the L2->DRAM link (dram_push_dummy), applied or
+ *    dropped as late when they arrive.
  *
  * What is not modelled: refresh, power-down, tFAW (GDDR5 table of §3.3 has
  * none), data values (the partition's backing store is updated in L2 order,

@@ -36,7 +36,10 @@ static void decode(const struct mempart *mp, uint64_t addr, struct addrmap_loc *
 /* NOTE(dram-update): a request that merges into an L2 miss whose read
  * already left for the DRAM controller becomes an update message to the
  * controller (dram_update, dram-intercore-locality.md); wired only when the
- * DRAM policy has an on_update entry, so the default path is untouched. */
+ * DRAM policy has an on_update entry, so the default path is untouched.
+ * In the exact-hardware path (mp->mib_on) the same hook also feeds the
+ * slice's L2-side MIB, and dram_update only keeps the live count for the
+ * staleness statistics: the scheduler learns of the merge by a dummy. */
 /* DRAM cycle in progress at L2 cycle t (floor). */
 static uint64_t dram_cycle_at_l2(const struct mempart *mp, uint64_t t)
 {

@@ -25,6 +25,10 @@
  *    write-back updates the store when the request leaves the L2->DRAM queue
  *    (admission), which is L2 miss-queue order per sub-partition; the two
  *    sub-partitions own disjoint lines, so the values are those of L2 order;
+ *  - with an MSHR DRAM policy and dram.icl_exact_hw: one L2-side merge
+ *    information buffer per slice (partitions/l2/l2_mib.h) and its output
+ *    multiplexer, which sends dummy update messages ahead of the slice's
+ *    L2->DRAM queue head, one admission slot each (NOTE(icl-dummy));
  *  - the host path for the serial step: byte reads and writes through the L2
  *    (dirty lines included) while the partition is idle.
  * What is not modelled: the interconnect (the caller pushes requests and pops
