@@ -452,6 +452,9 @@ static void test_exact_vs_oracle(void)
         }
         TAP_EQ_U64(g.d.st.hand_merges.bins[3], 1, "exact=%d: the histogram of handed reads holds one count-3 read",
                    exact);
+        TAP_OK(g.d.st.read_latency_merged.count == 1 && g.d.st.read_latency_single.count == 2 &&
+                   g.d.st.read_latency_merged.sum + g.d.st.read_latency_single.sum == g.d.st.read_latency.sum,
+               "exact=%d: read latency split by class: read 2 merged; read 1 and the blocker single", exact);
         dram_fini(&g.d);
     }
 }

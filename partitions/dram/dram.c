@@ -467,6 +467,8 @@ static void stage_retire(struct dram *d, cycle_t cycle)
             uint64_t lat = x->done_cycle - x->enter_cycle;
             stat_avg_add(&d->st.read_latency, lat);
             stat_hist_add(&d->st.read_latency_hist, lat);
+            if (d->sched->on_update) /* MSHR policies: by merge class */
+                stat_avg_add(x->req.merges_live > 1 ? &d->st.read_latency_merged : &d->st.read_latency_single, lat);
         }
         slot_free(d, s);
     }
@@ -845,6 +847,10 @@ void dram_stats_register(struct dram *d, struct stats *s, int instance)
                       "MSHR policies: rows opened by score when FR-FCFS would have opened the oldest request's row");
         stats_hist(s, g, instance, "hand_merges", &t->hand_merges,
                    "MSHR policies: live L2 MSHR request count of each read handed to a bank (bins of 1)");
+        stats_avg(s, g, instance, "read_latency_single", &t->read_latency_single,
+                  "MSHR policies: read_latency of reads whose MSHR entry held one request (DRAM cycles)");
+        stats_avg(s, g, instance, "read_latency_merged", &t->read_latency_merged,
+                  "MSHR policies: read_latency of reads whose MSHR entry held more than one (DRAM cycles)");
     }
     if (d->mib_on) {
         stats_counter(s, g, instance, "icl_dummies", &t->icl_dummies,

@@ -227,6 +227,8 @@ struct dram_stats {
     struct stat_avg read_latency; /* read: scheduler-queue entry -> return queue (cycles) */
     struct stat_hist read_latency_hist; /* same, histogram, 16-cycle bins */
     struct stat_hist hand_merges; /* MSHR policies: live L2 MSHR count of each read handed to a bank */
+    struct stat_avg read_latency_single; /* MSHR policies: read_latency of reads serving one request */
+    struct stat_avg read_latency_merged; /* ... of reads serving more (live count > 1 at completion) */
     uint64_t icl_dummies;     /* exact hw: dummies that reached the controller and updated a read */
     uint64_t icl_late_dummies;/* exact hw: dummies dropped, no matching read waiting */
     uint64_t icl_stale_picks; /* exact hw: reads handed with no merge information (MIB count 1) while

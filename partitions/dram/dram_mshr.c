@@ -168,8 +168,9 @@ bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum, bool age)
 
 void dram_mshr_on_update(struct dram *d, uint32_t s, uint16_t old_merges, cycle_t cycle)
 {
-    /* The count is already in req.merges (dram_update); scores are read at
-     * pick time, so nothing is cached. The entry exists so that the memory
+    /* The count is already in req.merges (oracle) or req.merges_live
+     * (exact path, statistics only: dram_update); scores are read at pick
+     * time, so nothing is cached. The entry exists so that the memory
      * partition wires its L2 merge hook (dram_sched_wants_update). */
     (void)d, (void)s, (void)old_merges, (void)cycle;
 }

@@ -33,13 +33,6 @@ static void decode(const struct mempart *mp, uint64_t addr, struct addrmap_loc *
                (unsigned long long)addr, loc->channel);
 }
 
-/* NOTE(dram-update): a request that merges into an L2 miss whose read
- * already left for the DRAM controller becomes an update message to the
- * controller (dram_update, dram-intercore-locality.md); wired only when the
- * DRAM policy has an on_update entry, so the default path is untouched.
- * In the exact-hardware path (mp->mib_on) the same hook also feeds the
- * slice's L2-side MIB, and dram_update only keeps the live count for the
- * staleness statistics: the scheduler learns of the merge by a dummy. */
 /* DRAM cycle in progress at L2 cycle t (floor). */
 static uint64_t dram_cycle_at_l2(const struct mempart *mp, uint64_t t)
 {
@@ -82,6 +75,13 @@ static void mib_on_merge(struct mempart *mp, unsigned s, uint64_t line_addr, uin
     l2_mib_merge(&mp->mib[s], (uint32_t)e, count, age, mp->mib_total);
 }
 
+/* NOTE(dram-update): a request that merges into an L2 miss whose read
+ * already left for the DRAM controller becomes an update message to the
+ * controller (dram_update, dram-intercore-locality.md); wired only when the
+ * DRAM policy has an on_update entry, so the default path is untouched.
+ * In the exact-hardware path (mp->mib_on) the same hook also feeds the
+ * slice's L2-side MIB, and dram_update only keeps the live count for the
+ * staleness statistics: the scheduler learns of the merge by a dummy. */
 static void on_l2_merge(void *ctx, int slice, uint64_t line_addr, uint32_t count, const struct mem_req *rq)
 {
     struct mempart *mp = ctx;
@@ -432,7 +432,6 @@ static bool admissible(struct mempart *mp, unsigned s, bool count)
     return true;
 }
 
-/* Stage 4: admit one request, round-robin from the sub after the last one admitted. */
 /* NOTE(icl-dummy): exact-hardware path, the L2 side's output multiplexer
  * (spec 2.3 "L2 side" step 2): a slice with a MIB entry ready to send
  * (l2_mib.h: valid, and its original miss departed unless
@@ -460,6 +459,8 @@ static void send_dummy(struct mempart *mp, unsigned s, uint64_t d)
     mp->st.icl_dummies++;
 }
 
+/* Stage 4: admit one request (or, exact-hardware path, send one dummy),
+ * round-robin from the sub after the last one admitted. */
 static void stage_admit(struct mempart *mp, uint64_t d)
 {
     bool ok[MEMPART_SUBS], dum[MEMPART_SUBS] = {false, false};
