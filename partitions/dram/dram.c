@@ -417,10 +417,10 @@ void dram_sched_hand(struct dram *d, uint32_t s, cycle_t cycle)
         uint32_t live = x->req.merges_live ? x->req.merges_live : 1;
         stat_hist_add(&d->st.hand_merges, live);
         if (d->mib_on) {
-            uint32_t enc = live > 15 ? 15 : live;
+            uint32_t enc = live > DRAM_MIB_MERGE_MAX ? DRAM_MIB_MERGE_MAX : live;
             d->st.icl_stale_picks += x->mib_m <= 1 && live > 1;
             d->st.icl_lag_picks += x->mib_m < enc;
-            d->st.icl_sat_picks += dram_mib_age(d, s, cycle) >= 32767u;
+            d->st.icl_sat_picks += dram_mib_age(d, s, cycle) >= DRAM_MIB_AGE_MAX;
         }
     }
     if (bk->open_row == x->req.row)
@@ -637,9 +637,9 @@ static void apply_dummy(struct dram *d, const struct dram_dummy *m, cycle_t cycl
         a = (uint64_t)m->age + (uint64_t)m->merges * (cycle > m->sent_cycle ? cycle - m->sent_cycle : 0);
     else
         a += m->age;
-    x->mib_age = (uint16_t)(a > 32767u ? 32767u : a);
+    x->mib_age = (uint16_t)(a > DRAM_MIB_AGE_MAX ? DRAM_MIB_AGE_MAX : a);
     x->mib_c0 = cycle;
-    x->mib_m = (uint8_t)(m->merges > 15 ? 15 : m->merges < 1 ? 1 : m->merges);
+    x->mib_m = (uint8_t)(m->merges > DRAM_MIB_MERGE_MAX ? DRAM_MIB_MERGE_MAX : m->merges < 1 ? 1 : m->merges);
     d->st.icl_dummies++;
 }
 
@@ -688,8 +688,8 @@ static void stage_admit_req(struct dram *d, cycle_t cycle)
         if (d->mib_on && !e->req.is_write) {
             /* the merge information copied into the original as it left the L2 */
             uint32_t m = e->req.merges ? e->req.merges : 1;
-            d->slot[s].mib_m = (uint8_t)(m > 15 ? 15 : m);
-            d->slot[s].mib_age = e->req.mib_age > 32767u ? 32767u : e->req.mib_age;
+            d->slot[s].mib_m = (uint8_t)(m > DRAM_MIB_MERGE_MAX ? DRAM_MIB_MERGE_MAX : m);
+            d->slot[s].mib_age = e->req.mib_age > DRAM_MIB_AGE_MAX ? DRAM_MIB_AGE_MAX : e->req.mib_age;
             d->slot[s].mib_c0 = e->req.mib_cycle;
         }
         wait_insert(d, s);

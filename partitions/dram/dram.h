@@ -176,6 +176,8 @@ typedef void (*dram_trace_fn)(void *ctx, const struct dram_cmd_rec *rec);
 /* ------------------------------------------------------------------- state */
 
 #define DRAM_NONE UINT32_MAX /* "no entry" in slot links and bank fields */
+#define DRAM_MIB_MERGE_MAX 15u  /* DRAM-side MIB merge_len: 4 bits, saturating (spec OQ-3) */
+#define DRAM_MIB_AGE_MAX 32767u /* DRAM-side MIB age: 15 bits, saturating (2^15 - 1) */
 
 /* A request slot. Slots live in one pool; a waiting slot is on the arrival
  * list and on its bank's list (both doubly linked, in arrival order). */
@@ -350,7 +352,7 @@ static inline uint64_t dram_mib_age(const struct dram *d, uint32_t s, cycle_t cy
     const struct dram_slot *x = &d->slot[s];
     uint64_t dt = cycle > x->mib_c0 ? cycle - x->mib_c0 : 0;
     uint64_t v = (uint64_t)x->mib_age + (uint64_t)x->mib_m * dt;
-    return v > 32767u ? 32767u : v;
+    return v > DRAM_MIB_AGE_MAX ? DRAM_MIB_AGE_MAX : v;
 }
 void dram_fini(struct dram *d);
 
