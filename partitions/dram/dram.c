@@ -134,6 +134,10 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
     }
     if (d->sched->init)
         d->sched->init(d);
+    /* The configured policy decides (a policy set later by dram_set_sched,
+     * in tests, keeps the oracle path unless dram.sched named an MSHR one). */
+    d->mib_on = cfg->icl_exact_hw && (cfg->sched == DRAM_SCHED_MSHR_M || cfg->sched == DRAM_SCHED_MSHR_S ||
+                                      cfg->sched == DRAM_SCHED_MSHR_SA);
     d->burst_cycles = (uint32_t)(cfg->burst / cfg->data_cmd_ratio);
     d->col_bytes = (uint32_t)(cfg->bus_bytes * cfg->burst);
     d->banks_per_group = (uint32_t)(cfg->banks / cfg->bank_groups);
@@ -179,6 +183,12 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
      * never the limiting structure under the partition's credit rule. */
     d->delay_cap = (uint32_t)(qcap + cfg->return_queue + 2);
     d->delay = xcalloc(d->delay_cap, sizeof *d->delay);
+    /* NOTE(dummy-ring): dummies travel the same fixed-latency link as
+     * requests but in their own ring of the same capacity: a dummy never
+     * enters a queue, so it cannot block behind a request waiting for
+     * queue room; the order a single pipe gives is kept by delivering a
+     * dummy only after every request pushed before it (stage_admit). */
+    d->dummy = xcalloc(d->delay_cap, sizeof *d->dummy);
 
     d->retq_cap = (uint32_t)cfg->return_queue;
     d->retq = xcalloc(d->retq_cap, sizeof *d->retq);
@@ -187,6 +197,7 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
     d->last_col_dir = -1;
     d->last_cycle = CYCLE_NEVER;
     stat_hist_init(&d->st.read_latency_hist, 64, 16);
+    stat_hist_init(&d->st.hand_merges, 17, 1);
 }
 
 void dram_fini(struct dram *d)
@@ -199,9 +210,11 @@ void dram_fini(struct dram *d)
     free(d->slot);
     free(d->inflight);
     free(d->delay);
+    free(d->dummy);
     free(d->retq);
     free(d->retq_cycle);
     stat_hist_fini(&d->st.read_latency_hist);
+    stat_hist_fini(&d->st.hand_merges);
     memset(d, 0, sizeof *d);
 }
 
@@ -232,8 +245,11 @@ bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, uint64_t t_crea
         struct dram_req *r = &d->delay[(d->delay_head + k) % d->delay_cap].req;
         if (!r->is_write && r->addr == addr) {
             uint16_t old = r->merges;
-            r->merges = merges;
-            r->t_create_sum += t_create;
+            r->merges_live = merges;
+            if (!d->mib_on) { /* exact path: the scheduler sees the count only through its MIB */
+                r->merges = merges;
+                r->t_create_sum += t_create;
+            }
             if (d->sched->on_update)
                 d->sched->on_update(d, DRAM_NONE, old, cycle);
             return true;
@@ -243,8 +259,11 @@ bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, uint64_t t_crea
         struct dram_req *r = &d->slot[s].req;
         if (!r->is_write && r->addr == addr) {
             uint16_t old = r->merges;
-            r->merges = merges;
-            r->t_create_sum += t_create;
+            r->merges_live = merges;
+            if (!d->mib_on) {
+                r->merges = merges;
+                r->t_create_sum += t_create;
+            }
             if (d->sched->on_update)
                 d->sched->on_update(d, s, old, cycle);
             return true;
@@ -284,8 +303,22 @@ bool dram_push(struct dram *d, const struct dram_req *req, cycle_t ready_cycle)
                (unsigned long long)req->tag, req->bank, req->row);
     uint32_t i = (d->delay_head + d->delay_count) % d->delay_cap;
     d->delay[i].req = *req;
+    if (!req->is_write && req->merges_live == 0)
+        d->delay[i].req.merges_live = req->merges ? req->merges : 1;
     d->delay[i].ready_cycle = ready_cycle;
     d->delay_count++;
+    return true;
+}
+
+bool dram_can_accept_dummy(const struct dram *d) { return d->dummy_count < d->delay_cap; }
+
+bool dram_push_dummy(struct dram *d, const struct dram_dummy *m)
+{
+    SIM_ASSERT(d->mib_on, "dram %u: dummy message without the exact-hardware path", d->channel_id);
+    if (!dram_can_accept_dummy(d))
+        return false;
+    d->dummy[(d->dummy_head + d->dummy_count) % d->delay_cap] = *m;
+    d->dummy_count++;
     return true;
 }
 
@@ -368,7 +401,6 @@ static void wait_remove(struct dram *d, uint32_t s)
 
 void dram_sched_hand(struct dram *d, uint32_t s, cycle_t cycle)
 {
-    (void)cycle;
     struct dram_slot *x = &d->slot[s];
     struct dram_bank *bk = &d->bank[x->req.bank];
     SIM_ASSERT(bk->serving == DRAM_NONE, "dram %u: bank %u handed a request while busy",
@@ -379,6 +411,18 @@ void dram_sched_hand(struct dram *d, uint32_t s, cycle_t cycle)
     uint32_t cols = (x->req.bytes + d->col_bytes - 1) / d->col_bytes;
     x->cols_left = cols ? cols : 1;
     x->ret_reserved = false;
+    if (d->sched->on_update && !x->req.is_write) {
+        /* MSHR policies: the read's live count, and (exact path) what the
+         * scheduler knew of it */
+        uint32_t live = x->req.merges_live ? x->req.merges_live : 1;
+        stat_hist_add(&d->st.hand_merges, live);
+        if (d->mib_on) {
+            uint32_t enc = live > DRAM_MIB_MERGE_MAX ? DRAM_MIB_MERGE_MAX : live;
+            d->st.icl_stale_picks += x->mib_m <= 1 && live > 1;
+            d->st.icl_lag_picks += x->mib_m < enc;
+            d->st.icl_sat_picks += dram_mib_age(d, s, cycle) >= DRAM_MIB_AGE_MAX;
+        }
+    }
     if (bk->open_row == x->req.row)
         d->st.row_hits++;
     else if (bk->open_row == DRAM_NONE)
@@ -423,6 +467,8 @@ static void stage_retire(struct dram *d, cycle_t cycle)
             uint64_t lat = x->done_cycle - x->enter_cycle;
             stat_avg_add(&d->st.read_latency, lat);
             stat_hist_add(&d->st.read_latency_hist, lat);
+            if (d->sched->on_update) /* MSHR policies: by merge class */
+                stat_avg_add(x->req.merges_live > 1 ? &d->st.read_latency_merged : &d->st.read_latency_single, lat);
         }
         slot_free(d, s);
     }
@@ -569,9 +615,53 @@ static void stage_issue(struct dram *d, cycle_t cycle)
     }
 }
 
-/* Stage 4: the delay-line head enters the scheduler queue (normal model) or
- * completes at once (perfect model). One per cycle. */
+static void stage_admit_req(struct dram *d, cycle_t cycle);
+
+/* NOTE(mib-lazy): the DRAM-side MIB of a waiting read is (mib_m, mib_age at
+ * mib_c0); the spec's per-cycle age += merge_len over the 15-bit field is
+ * the closed form min(2^15 - 1, mib_age + mib_m x (now - mib_c0))
+ * (dram_mib_age), materialised only when a dummy changes mib_m. Nothing is
+ * updated per cycle, so idle skipping is exact. */
+static void apply_dummy(struct dram *d, const struct dram_dummy *m, cycle_t cycle)
+{
+    uint32_t s = d->arr_head;
+    while (s != DRAM_NONE && (d->slot[s].req.is_write || d->slot[s].req.addr != m->addr))
+        s = d->slot[s].next;
+    if (s == DRAM_NONE) { /* already handed to a bank, or (dummy_after_original off) not here yet */
+        d->st.icl_late_dummies++;
+        return;
+    }
+    struct dram_slot *x = &d->slot[s];
+    uint64_t a = dram_mib_age(d, s, cycle);
+    if (d->cfg.icl_age_mode == DRAM_ICL_AGE_TOTAL)
+        a = (uint64_t)m->age + (uint64_t)m->merges * (cycle > m->sent_cycle ? cycle - m->sent_cycle : 0);
+    else
+        a += m->age;
+    x->mib_age = (uint16_t)(a > DRAM_MIB_AGE_MAX ? DRAM_MIB_AGE_MAX : a);
+    x->mib_c0 = cycle;
+    x->mib_m = (uint8_t)(m->merges > DRAM_MIB_MERGE_MAX ? DRAM_MIB_MERGE_MAX : m->merges < 1 ? 1 : m->merges);
+    d->st.icl_dummies++;
+}
+
+/* Stage 4: the delay-line head enters the queue; then the dummies that have
+ * reached the controller, each only after every request pushed before it
+ * (same link, NOTE(dummy-ring)). */
 static void stage_admit(struct dram *d, cycle_t cycle)
+{
+    stage_admit_req(d, cycle);
+    while (d->dummy_count) {
+        const struct dram_dummy *m = &d->dummy[d->dummy_head];
+        if (m->ready_cycle > cycle || (d->delay_count && d->delay[d->delay_head].ready_cycle <= m->ready_cycle))
+            break;
+        apply_dummy(d, m, cycle);
+        d->dummy_head = (d->dummy_head + 1) % d->delay_cap;
+        d->dummy_count--;
+    }
+}
+
+/* The delay-line head enters the scheduler queue (normal model) or
+ * completes at once (perfect model). One per cycle. */
+static void stage_admit_req(struct dram *d, cycle_t cycle)
 {
     if (d->delay_count == 0)
         return;
@@ -595,6 +685,13 @@ static void stage_admit(struct dram *d, cycle_t cycle)
         uint32_t s = slot_alloc(d);
         d->slot[s].req = e->req;
         d->slot[s].enter_cycle = cycle;
+        if (d->mib_on && !e->req.is_write) {
+            /* the merge information copied into the original as it left the L2 */
+            uint32_t m = e->req.merges ? e->req.merges : 1;
+            d->slot[s].mib_m = (uint8_t)(m > DRAM_MIB_MERGE_MAX ? DRAM_MIB_MERGE_MAX : m);
+            d->slot[s].mib_age = e->req.mib_age > DRAM_MIB_AGE_MAX ? DRAM_MIB_AGE_MAX : e->req.mib_age;
+            d->slot[s].mib_c0 = e->req.mib_cycle;
+        }
         wait_insert(d, s);
         if (d->sched->on_enqueue)
             d->sched->on_enqueue(d, s, cycle);
@@ -650,6 +747,11 @@ static cycle_t next_work(const struct dram *d, cycle_t cycle)
                                                       : queue_has_room(d, e->req.is_write);
         if (can)
             next = MIN(next, e->ready_cycle);
+    }
+    if (d->dummy_count) {
+        const struct dram_dummy *m = &d->dummy[d->dummy_head];
+        if (!d->delay_count || d->delay[d->delay_head].ready_cycle > m->ready_cycle)
+            next = MIN(next, m->ready_cycle); /* else it follows the delay-line head */
     }
     return next == CYCLE_NEVER ? next : MAX(next, cycle + 1);
 }
@@ -743,5 +845,23 @@ void dram_stats_register(struct dram *d, struct stats *s, int instance)
                       "MSHR policies: hand-offs where FR-FCFS would have handed another request");
         stats_counter(s, g, instance, "row_switch_score", &t->row_switch_score,
                       "MSHR policies: rows opened by score when FR-FCFS would have opened the oldest request's row");
+        stats_hist(s, g, instance, "hand_merges", &t->hand_merges,
+                   "MSHR policies: live L2 MSHR request count of each read handed to a bank (bins of 1)");
+        stats_avg(s, g, instance, "read_latency_single", &t->read_latency_single,
+                  "MSHR policies: read_latency of reads whose MSHR entry held one request (DRAM cycles)");
+        stats_avg(s, g, instance, "read_latency_merged", &t->read_latency_merged,
+                  "MSHR policies: read_latency of reads whose MSHR entry held more than one (DRAM cycles)");
+    }
+    if (d->mib_on) {
+        stats_counter(s, g, instance, "icl_dummies", &t->icl_dummies,
+                      "exact hw: dummy messages that reached the controller and updated a waiting read");
+        stats_counter(s, g, instance, "icl_late_dummies", &t->icl_late_dummies,
+                      "exact hw: dummy messages dropped because no matching read was waiting");
+        stats_counter(s, g, instance, "icl_stale_picks", &t->icl_stale_picks,
+                      "exact hw: reads handed with no merge information while their MSHR entry held > 1 request");
+        stats_counter(s, g, instance, "icl_lag_picks", &t->icl_lag_picks,
+                      "exact hw: reads handed with a merge count below their live MSHR count (4-bit saturated)");
+        stats_counter(s, g, instance, "icl_sat_picks", &t->icl_sat_picks,
+                      "exact hw: reads handed with a saturated (2^15 - 1) age sum");
     }
 }

@@ -24,7 +24,12 @@
  *    the return queue of dram.return_queue entries, and write completion
  *    tWL after the last write command;
  *  - dram.model = perfect: a request leaves the queue the cycle it enters it
- *    (reads go straight to the return queue).
+ *    (reads go straight to the return queue);
+ *  - with an MSHR policy and dram.icl_exact_hw (docs/dram.md "Exact-hardware
+ *    path"): the DRAM-side merge information buffer, one entry per waiting
+ *    read (4-bit count, 15-bit age evaluated in closed form), and the dummy
+ *    update messages on the L2->DRAM link (dram_push_dummy), applied or
+ *    dropped as late when they arrive.
  *
  * What is not modelled: refresh, power-down, tFAW (GDDR5 table of §3.3 has
  * none), data values (the partition's backing store is updated in L2 order,
@@ -61,6 +66,9 @@ enum dram_sched_kind {
     DRAM_SCHED_MSHR_SA = 4
 };
 enum dram_model_kind { DRAM_MODEL_NORMAL = 0, DRAM_MODEL_PERFECT = 1 };
+/* dram.icl_age_mode (dram-intercore-locality.md OQ-1): what a dummy's age
+ * payload means at the controller. */
+enum dram_icl_age { DRAM_ICL_AGE_DELTA = 0, DRAM_ICL_AGE_TOTAL = 1 };
 
 /* Section "dram" (keys in partitions/dram/dram_cfg.c). Timing values are DRAM
  * command cycles. Field types follow the cfg machinery (uint64_t for
@@ -93,6 +101,10 @@ struct dram_cfg {
     uint64_t data_cmd_ratio; /* dram.data_cmd_ratio: data beats per command cycle (4 = QDR) */
     int sched;               /* dram.sched: enum dram_sched_kind */
     int model;               /* dram.model: enum dram_model_kind */
+    bool icl_exact_hw;       /* dram.icl_exact_hw: MSHR policies read the DRAM-side MIB fed by dummies
+                                (exact hardware) instead of the live MSHR (oracle) */
+    bool icl_dummy_after_original; /* dram.icl_dummy_after_original: a dummy waits for its original miss */
+    int icl_age_mode;        /* dram.icl_age_mode: enum dram_icl_age */
     char *addr_map;          /* dram.addr_map: address-map string (partitions/addrmap/addrmap.h; owned by
                                 struct cfg; NULL = ADDRMAP_GTX480); not used by dram.c itself */
 };
@@ -132,6 +144,21 @@ struct dram_req {
     uint64_t t_create; /* SM pipeline cycle the causing request was created (mem_req.t_create) */
     uint64_t t_create_sum; /* read: sum of t_create over the requests it serves (SM pipeline cycles;
                               0 = unknown); dram_update adds each later merge's */
+    /* exact-hardware path (dram.icl_exact_hw, docs/dram.md): the merge
+     * information the read carries as it leaves the L2 */
+    uint16_t merges_live; /* read: the live MSHR count (dram_update; statistics of the exact path; 0 = merges) */
+    uint16_t mib_age;  /* read: age sum of its MSHR entry's requests at mib_cycle (DRAM cycles, 15 bits) */
+    uint64_t mib_cycle; /* read: DRAM cycle mib_age was taken (the read's departure from the L2) */
+};
+
+/* A dummy update message (exact-hardware path): the L2-side MIB entry of
+ * line `addr` on the L2->DRAM link. */
+struct dram_dummy {
+    uint64_t addr;        /* partition-local line address (matches dram_req.addr) */
+    uint32_t merges;      /* merge_len (1..15, 4-bit saturated) */
+    uint16_t age;         /* age payload (DRAM cycles, 15 bits): delta or total (dram.icl_age_mode) */
+    uint64_t sent_cycle;  /* DRAM cycle it left the L2 (total mode: the payload's time) */
+    cycle_t ready_cycle;  /* DRAM cycle it reaches the controller */
 };
 
 enum dram_cmd { DRAM_CMD_ACT = 0, DRAM_CMD_PRE = 1, DRAM_CMD_RD = 2, DRAM_CMD_WR = 3, DRAM_N_CMD = 4 };
@@ -149,6 +176,8 @@ typedef void (*dram_trace_fn)(void *ctx, const struct dram_cmd_rec *rec);
 /* ------------------------------------------------------------------- state */
 
 #define DRAM_NONE UINT32_MAX /* "no entry" in slot links and bank fields */
+#define DRAM_MIB_MERGE_MAX 15u  /* DRAM-side MIB merge_len: 4 bits, saturating (spec OQ-3) */
+#define DRAM_MIB_AGE_MAX 32767u /* DRAM-side MIB age: 15 bits, saturating (2^15 - 1) */
 
 /* A request slot. Slots live in one pool; a waiting slot is on the arrival
  * list and on its bank's list (both doubly linked, in arrival order). */
@@ -160,6 +189,10 @@ struct dram_slot {
     uint32_t bprev, bnext; /* per-bank list (slot indices) */
     uint32_t cols_left;    /* in service: column commands still to issue */
     bool ret_reserved;     /* in service read: holds a return-queue reservation */
+    /* DRAM-side MIB entry of a waiting read (exact-hardware path only) */
+    uint8_t mib_m;         /* merge_len the scheduler sees (1..15) */
+    uint16_t mib_age;      /* age sum at cycle mib_c0 (DRAM cycles, saturating at 2^15 - 1) */
+    cycle_t mib_c0;        /* cycle mib_age was last materialised */
 };
 
 struct dram_bank {
@@ -195,6 +228,15 @@ struct dram_stats {
     uint64_t row_switch_score;/* MSHR policies: row opened by score while an older request wanted another row */
     struct stat_avg read_latency; /* read: scheduler-queue entry -> return queue (cycles) */
     struct stat_hist read_latency_hist; /* same, histogram, 16-cycle bins */
+    struct stat_hist hand_merges; /* MSHR policies: live L2 MSHR count of each read handed to a bank */
+    struct stat_avg read_latency_single; /* MSHR policies: read_latency of reads serving one request */
+    struct stat_avg read_latency_merged; /* ... of reads serving more (live count > 1 at completion) */
+    uint64_t icl_dummies;     /* exact hw: dummies that reached the controller and updated a read */
+    uint64_t icl_late_dummies;/* exact hw: dummies dropped, no matching read waiting */
+    uint64_t icl_stale_picks; /* exact hw: reads handed with no merge information (MIB count 1) while
+                                 their MSHR entry held more than one request */
+    uint64_t icl_lag_picks;   /* exact hw: reads handed with a MIB count below the live MSHR count */
+    uint64_t icl_sat_picks;   /* exact hw: reads handed with a saturated (2^15 - 1) MIB age */
     struct stat_avg queue_occ;    /* scheduler-queue occupancy (entries), per cycle */
     struct stat_avg blp;          /* banks with a request in service, per cycle with any */
 };
@@ -237,6 +279,11 @@ struct dram {
     struct dram_delay_ent *delay; /* [delay_cap] */
     uint32_t delay_cap, delay_head, delay_count; /* entries */
     uint32_t delay_rd, delay_wr; /* reads / writes in the delay line (entries) */
+
+    /* dummy messages on the L2->DRAM link (ring; exact-hardware path) */
+    bool mib_on;                 /* DRAM-side MIB in use: MSHR policy and dram.icl_exact_hw */
+    struct dram_dummy *dummy;    /* [delay_cap] */
+    uint32_t dummy_head, dummy_count; /* entries */
 
     /* in flight after the last column command: slot indices (unordered) */
     uint32_t *inflight;          /* [n_slots] */
@@ -288,6 +335,25 @@ static inline uint64_t dram_tc_to_cycles(const struct dram *d, uint64_t t_create
     return (uint64_t)((unsigned __int128)t_create * d->tb_pipe_ps / d->tb_dram_ps);
 }
 bool dram_sched_wants_update(const struct dram *d);
+/* Exact-hardware path (docs/dram.md): true when the controller schedules
+ * from its DRAM-side MIB (an MSHR policy in dram.sched and
+ * dram.icl_exact_hw); then the partition sends dummies and dram_update
+ * only feeds the staleness statistics. */
+static inline bool dram_mib_on(const struct dram *d) { return d->mib_on; }
+/* True when the dummy ring has room. */
+bool dram_can_accept_dummy(const struct dram *d);
+/* A dummy enters the L2->DRAM link; it updates its read at m->ready_cycle,
+ * after every request pushed before it entered the queue. */
+bool dram_push_dummy(struct dram *d, const struct dram_dummy *m);
+/* The MIB age sum of waiting read slot s at `cycle` (closed form of the
+ * per-cycle age += merge_len, saturating at 2^15 - 1). */
+static inline uint64_t dram_mib_age(const struct dram *d, uint32_t s, cycle_t cycle)
+{
+    const struct dram_slot *x = &d->slot[s];
+    uint64_t dt = cycle > x->mib_c0 ? cycle - x->mib_c0 : 0;
+    uint64_t v = (uint64_t)x->mib_age + (uint64_t)x->mib_m * dt;
+    return v > DRAM_MIB_AGE_MAX ? DRAM_MIB_AGE_MAX : v;
+}
 void dram_fini(struct dram *d);
 
 /* True when a push of this direction would be accepted now: the delay line

@@ -31,6 +31,8 @@ void dram_icl_cost(uint64_t l2_mshr, const struct dram_cfg *d, struct dram_icl_c
     c->adders = 2 * rdq;
     c->adder_bytes = (c->adders * 85 + 7) / 8;
     c->ctrl_bytes = c->dram_mib_bytes + c->row_table_bytes + c->adder_bytes;
+    c->exact_hw = d->icl_exact_hw;
+    c->age_total = d->icl_age_mode == DRAM_ICL_AGE_TOTAL;
 }
 
 void dram_icl_cost_print(FILE *f, const struct dram_icl_cost *c)
@@ -45,4 +47,8 @@ void dram_icl_cost_print(FILE *f, const struct dram_icl_cost *c)
     fprintf(f, "#   %llu x 15-bit adders (85 SRAM bits each) = %llu B (thesis 1360 B)\n",
             (unsigned long long)c->adders, (unsigned long long)c->adder_bytes);
     fprintf(f, "#   controller total: %llu B (thesis 1984 B)\n", (unsigned long long)c->ctrl_bytes);
+    if (!c->exact_hw)
+        fprintf(f, "#   (dram.icl_exact_hw = false: the simulation uses the oracle, not this hardware)\n");
+    else if (c->age_total)
+        fprintf(f, "#   (dram.icl_age_mode = total: the L2 side also recomputes age sums per send, not costed)\n");
 }

@@ -3,6 +3,7 @@
 #ifndef GPUSIM_PARTITIONS_DRAM_DRAM_ICL_COST_H
 #define GPUSIM_PARTITIONS_DRAM_DRAM_ICL_COST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -17,6 +18,8 @@ struct dram_icl_cost {
     uint64_t adders;         /* 15-bit adders per controller */
     uint64_t adder_bytes;    /* their SRAM-equivalent storage (bytes) */
     uint64_t ctrl_bytes;     /* controller total (bytes) */
+    bool exact_hw;           /* dram.icl_exact_hw: the simulated scheduler is this hardware (else the oracle) */
+    bool age_total;          /* dram.icl_age_mode = total: the L2 side recomputes age sums (not costed) */
 };
 
 void dram_icl_cost(uint64_t l2_mshr, const struct dram_cfg *d, struct dram_icl_cost *c);

@@ -21,10 +21,15 @@
  * Writes and reads without merge information count as one request
  * (NOTE(mshr-write)).
  *
- * What is not modelled here: the L2-side merge-information buffer and the
- * dummy update messages with their link cost (today dram_update delivers the
- * new count at once: the spec's oracle mode, icl.exact_hw = 0), open in
- * issue 17.
+ * Two sources of the scores (dram.icl_exact_hw):
+ *  - exact hardware (default): the read's DRAM-side MIB entry (mib_m,
+ *    mib_age; dram.c NOTE(mib-lazy)), set from the information the read
+ *    carried out of the L2 and from dummy messages that crossed the
+ *    L2->DRAM link (mempart.c NOTE(icl-dummy)): 4-bit counts, 15-bit
+ *    saturating ages, stale until a dummy arrives;
+ *  - oracle: req.merges / req.t_create_sum, which dram_update raises the
+ *    moment an L2 merge happens (no link, no saturation; the spec's
+ *    icl.exact_hw = 0, kept to bound what staleness costs).
  */
 #include "partitions/dram/dram_sched.h"
 
@@ -35,6 +40,8 @@ static uint64_t score_merges(const struct dram *d, uint32_t s, cycle_t cycle)
 {
     (void)cycle;
     const struct dram_req *r = &d->slot[s].req;
+    if (d->mib_on)
+        return r->is_write ? 1u : d->slot[s].mib_m;
     return r->is_write || r->merges == 0 ? 1u : r->merges;
 }
 
@@ -54,6 +61,8 @@ static uint64_t score_age(const struct dram *d, uint32_t s, cycle_t cycle)
     const struct dram_req *r = &sl->req;
     if (r->is_write)
         return cycle - sl->enter_cycle;
+    if (d->mib_on)
+        return dram_mib_age(d, s, cycle);
     uint64_t m = r->merges ? r->merges : 1;
     uint64_t created = dram_tc_to_cycles(d, r->merges && r->t_create_sum ? r->t_create_sum : r->t_create * m);
     uint64_t now = m * cycle;
@@ -159,8 +168,9 @@ bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum, bool age)
 
 void dram_mshr_on_update(struct dram *d, uint32_t s, uint16_t old_merges, cycle_t cycle)
 {
-    /* The count is already in req.merges (dram_update); scores are read at
-     * pick time, so nothing is cached. The entry exists so that the memory
+    /* The count is already in req.merges (oracle) or req.merges_live
+     * (exact path, statistics only: dram_update); scores are read at pick
+     * time, so nothing is cached. The entry exists so that the memory
      * partition wires its L2 merge hook (dram_sched_wants_update). */
     (void)d, (void)s, (void)old_merges, (void)cycle;
 }

@@ -43,7 +43,8 @@ struct dram_sched_ops {
     /* Request in slot s entered the scheduler queue (d->slot[s].req). */
     void (*on_enqueue)(struct dram *d, uint32_t s, cycle_t cycle);
     /* Update message for waiting slot s (dram_update): its req.merges was
-     * raised from old_merges. s is DRAM_NONE when the read is still in the
+     * raised from old_merges (exact-hardware path: only req.merges_live;
+     * the scheduler's view changes through dummies, dram.c NOTE(mib-lazy)). s is DRAM_NONE when the read is still in the
      * delay line (its update is kept in the delay entry). */
     void (*on_update)(struct dram *d, uint32_t s, uint16_t old_merges, cycle_t cycle);
 };

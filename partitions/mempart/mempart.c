@@ -33,14 +33,60 @@ static void decode(const struct mempart *mp, uint64_t addr, struct addrmap_loc *
                (unsigned long long)addr, loc->channel);
 }
 
+/* DRAM cycle in progress at L2 cycle t (floor). */
+static uint64_t dram_cycle_at_l2(const struct mempart *mp, uint64_t t)
+{
+    return t * mp->l2_period_ps / mp->dram_period_ps;
+}
+
+/* Age sum, in DRAM cycles at DRAM cycle d, of the requests of slice s's
+ * MSHR entry e: count x d - (sum of creation times in DRAM cycles), the
+ * oracle's formula (dram_mshr.c NOTE(mshr-age)). */
+static uint64_t entry_age_sum(struct mempart *mp, unsigned s, uint32_t e, uint64_t d)
+{
+    struct mshr *m = &mp->l2[s].mshr;
+    uint32_t n = mshr_count(m, e);
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < n; k++)
+        sum += ((const struct l2_pend *)mshr_slot(m, e, k))->u.req.t_create;
+    uint64_t created = dram_tc_to_cycles(&mp->dram, sum), now = (uint64_t)n * d;
+    return now > created ? now - created : 0;
+}
+
+/* NOTE(icl-merge): exact-hardware path, L2 side of a merge: the slice's MIB
+ * entry takes the new count and, in delta mode, the merging request's age
+ * at this moment (DRAM cycles of the L2 cycle in progress); in total mode
+ * the entry's whole age sum. */
+static void mib_on_merge(struct mempart *mp, unsigned s, uint64_t line_addr, uint32_t count,
+                         const struct mem_req *rq)
+{
+    struct l2 *l = &mp->l2[s];
+    int32_t e = mshr_lookup(&l->mshr, line_addr);
+    SIM_ASSERT(e >= 0, "mempart %u: merge into line 0x%llx without an MSHR entry", mp->channel,
+               (unsigned long long)line_addr);
+    uint64_t d = dram_cycle_at_l2(mp, l->last_tick);
+    uint64_t age;
+    if (mp->mib_total) {
+        age = entry_age_sum(mp, s, (uint32_t)e, d);
+    } else {
+        uint64_t tc = dram_tc_to_cycles(&mp->dram, rq->t_create);
+        age = d > tc ? d - tc : 0;
+    }
+    l2_mib_merge(&mp->mib[s], (uint32_t)e, count, age, mp->mib_total);
+}
+
 /* NOTE(dram-update): a request that merges into an L2 miss whose read
  * already left for the DRAM controller becomes an update message to the
  * controller (dram_update, dram-intercore-locality.md); wired only when the
- * DRAM policy has an on_update entry, so the default path is untouched. */
+ * DRAM policy has an on_update entry, so the default path is untouched.
+ * In the exact-hardware path (mp->mib_on) the same hook also feeds the
+ * slice's L2-side MIB, and dram_update only keeps the live count for the
+ * staleness statistics: the scheduler learns of the merge by a dummy. */
 static void on_l2_merge(void *ctx, int slice, uint64_t line_addr, uint32_t count, const struct mem_req *rq)
 {
     struct mempart *mp = ctx;
-    (void)slice;
+    if (mp->mib_on)
+        mib_on_merge(mp, (unsigned)slice - mp->channel * MEMPART_SUBS, line_addr, count, rq);
     struct addrmap_loc loc;
     decode(mp, line_addr, &loc);
     uint64_t local_line = loc.local & ~(uint64_t)(MEM_LINE_BYTES - 1);
@@ -206,6 +252,13 @@ void mempart_init(struct mempart *mp, const struct mempart_cfg *cfg, const struc
     }
     dram_init(&mp->dram, dcfg, a->channel);
     dram_set_time_base(&mp->dram, a->pipe_period_ps, a->dram_period_ps);
+    mp->mib_on = dram_mib_on(&mp->dram);
+    if (mp->mib_on) {
+        mp->mib_total = dcfg->icl_age_mode == DRAM_ICL_AGE_TOTAL;
+        mp->mib_by_age = dcfg->sched == DRAM_SCHED_MSHR_SA;
+        for (unsigned s = 0; s < MEMPART_SUBS; s++)
+            l2_mib_init(&mp->mib[s], (uint32_t)l2cfg->mshr, dcfg->icl_dummy_after_original);
+    }
     wire_merge_hooks(mp);
     uint64_t col_bytes = dcfg->bus_bytes * dcfg->burst;
     SIM_ASSERT(col_bytes && MEM_LINE_BYTES % col_bytes == 0, "mempart %u: %llu-byte column commands",
@@ -236,6 +289,9 @@ void mempart_fini(struct mempart *mp)
     for (unsigned s = 0; s < MEMPART_SUBS; s++)
         l2_fini(&mp->l2[s]);
     dram_fini(&mp->dram);
+    if (mp->mib_on)
+        for (unsigned s = 0; s < MEMPART_SUBS; s++)
+            l2_mib_fini(&mp->mib[s]);
     free(mp->slot);
     free(mp->wdone);
     memset(mp, 0, sizeof *mp);
@@ -278,7 +334,7 @@ uint64_t mempart_tick_l2(struct mempart *mp, cycle_t cycle)
     for (unsigned s = 0; s < MEMPART_SUBS; s++) {
         next = min_u64(next, l2_tick(&mp->l2[s], cycle));
         /* A request now in the L2->DRAM queue is seen by the next DRAM edge. */
-        if (mp->l2[s].dq_r.n)
+        if (mp->l2[s].dq_r.n || (mp->mib_on && mp->mib[s].n_ready))
             mp->next_dram = min_u64(mp->next_dram, dram_cycle_after_l2(mp, cycle));
     }
     mp->next_l2 = next;
@@ -338,6 +394,11 @@ static void stage_return(struct mempart *mp, uint64_t d)
     struct dram_req r;
     bool ok = dram_pop_read(&mp->dram, &r, d);
     SIM_ASSERT(ok && r.tag == i, "mempart %u: return queue changed under the peek", mp->channel);
+    if (mp->mib_on) { /* the line's MSHR entry is answered: its MIB entry is cleared (spec 2.1 step 4) */
+        int32_t e = mshr_lookup(&l->mshr, x->line_addr);
+        if (e >= 0)
+            l2_mib_free(&mp->mib[x->sub], (uint32_t)e);
+    }
     uint64_t t = l2_cycle_after_dram(mp, d);
     SIM_ASSERT(t > 0, "mempart %u: fill at time 0", mp->channel);
     ok = l2_dram_fill(l, x->line_addr, x->data, t - 1); /* given at t - 1: first used by l2_tick(t) */
@@ -371,21 +432,59 @@ static bool admissible(struct mempart *mp, unsigned s, bool count)
     return true;
 }
 
-/* Stage 4: admit one request, round-robin from the sub after the last one admitted. */
+/* NOTE(icl-dummy): exact-hardware path, the L2 side's output multiplexer
+ * (spec 2.3 "L2 side" step 2): a slice with a MIB entry ready to send
+ * (l2_mib.h: valid, and its original miss departed unless
+ * dram.icl_dummy_after_original is off) sends a dummy instead of its
+ * miss-queue head: the MIB-first rule. The dummy takes the partition's one
+ * L2->DRAM admission of this DRAM cycle, as a request would (bandwidth),
+ * needs no credit or queue room (it never enters a queue) and reaches the
+ * controller after the same l2_to_dram.latency. Its payload: the MIB
+ * entry's merge_len and age (delta mode), or the entry's age sum
+ * recomputed now (total mode). */
+static void send_dummy(struct mempart *mp, unsigned s, uint64_t d)
+{
+    struct l2_mib *m = &mp->mib[s];
+    int32_t e = l2_mib_pick(m, mp->mib_by_age);
+    SIM_ASSERT(e >= 0, "mempart %u: no MIB entry to send", mp->channel);
+    struct addrmap_loc loc;
+    decode(mp, mp->l2[s].mshr.line[e], &loc);
+    struct dram_dummy msg = {loc.local & ~(uint64_t)(MEM_LINE_BYTES - 1), m->merge_len[e], m->age[e], d,
+                             d + mp->l2_to_dram_cycles};
+    if (mp->mib_total)
+        msg.age = l2_mib_sat15(entry_age_sum(mp, s, (uint32_t)e, d));
+    bool pushed = dram_push_dummy(&mp->dram, &msg);
+    SIM_ASSERT(pushed, "mempart %u: dummy refused after can_accept", mp->channel);
+    l2_mib_sent(m, (uint32_t)e);
+    mp->st.icl_dummies++;
+}
+
+/* Stage 4: admit one request (or, exact-hardware path, send one dummy),
+ * round-robin from the sub after the last one admitted. */
 static void stage_admit(struct mempart *mp, uint64_t d)
 {
-    bool ok[MEMPART_SUBS];
-    unsigned n_ok = 0;
+    bool ok[MEMPART_SUBS], dum[MEMPART_SUBS] = {false, false};
+    unsigned n_ok = 0, n_req = 0;
     for (unsigned s = 0; s < MEMPART_SUBS; s++) {
         ok[s] = admissible(mp, s, true);
-        n_ok += ok[s];
+        n_req += ok[s];
+        if (mp->mib_on)
+            dum[s] = mp->mib[s].n_ready > 0 && dram_can_accept_dummy(&mp->dram);
+        n_ok += ok[s] || dum[s];
     }
     if (n_ok == 0)
         return;
     mp->st.rr_contended += n_ok > 1;
     unsigned s = (mp->last_admit + 1) % MEMPART_SUBS;
-    if (!ok[s])
+    if (!ok[s] && !dum[s])
         s = (s + 1) % MEMPART_SUBS;
+    if (dum[s]) {
+        send_dummy(mp, s, d);
+        mp->st.icl_dummy_blocked += n_req > 0;
+        mp->last_admit = s;
+        mp->next_dram = min_u64(mp->next_dram, d + (mp->l2_to_dram_cycles ? mp->l2_to_dram_cycles : 1));
+        return;
+    }
 
     struct l2_dram_req lr;
     bool got = l2_pop_dram_req(&mp->l2[s], &lr, l2_cycle_after_dram(mp, d));
@@ -395,6 +494,16 @@ static void stage_admit(struct mempart *mp, uint64_t d)
     SIM_ASSERT(loc.sub == mp->channel * MEMPART_SUBS + s, "mempart %u: line 0x%llx from sub %u maps to sub %u",
                mp->channel, (unsigned long long)lr.line_addr, s, loc.sub);
     uint64_t local_line = loc.local & ~(uint64_t)(MEM_LINE_BYTES - 1);
+    uint16_t mib_age = 0;
+    if (mp->mib_on && !lr.is_write) {
+        /* the original carries its entry's merge information (lr.merges) and
+         * age sum at departure; a pending MIB update is folded into it */
+        int32_t e = mshr_lookup(&mp->l2[s].mshr, lr.line_addr);
+        if (e >= 0) {
+            l2_mib_depart(&mp->mib[s], (uint32_t)e);
+            mib_age = l2_mib_sat15(entry_age_sum(mp, s, (uint32_t)e, d));
+        }
+    }
 
     uint32_t i = slot_alloc(mp);
     struct mempart_slot *x = &mp->slot[i];
@@ -423,7 +532,7 @@ static void stage_admit(struct mempart *mp, uint64_t d)
         bytes = need * cb;
     }
     struct dram_req r = {i, local_line, loc.bank, loc.row, loc.col, bytes, lr.is_write != 0,
-                         lr.space, lr.sm, lr.warp, lr.merges, lr.t_create, lr.t_create_sum};
+                         lr.space, lr.sm, lr.warp, lr.merges, lr.t_create, lr.t_create_sum, 0, mib_age, d};
     bool pushed = dram_push(&mp->dram, &r, d + mp->l2_to_dram_cycles);
     SIM_ASSERT(pushed, "mempart %u: DRAM refused after can_accept", mp->channel);
     credit_take(mp, s);
@@ -468,7 +577,7 @@ uint64_t mempart_tick_dram(struct mempart *mp, uint64_t d)
      * so the stall counters do not depend on idle skipping. */
     bool waiting = mp->dram.retq_count > 0;
     for (unsigned s = 0; s < MEMPART_SUBS; s++)
-        waiting |= mp->l2[s].dq_r.n > 0;
+        waiting |= mp->l2[s].dq_r.n > 0 || (mp->mib_on && mp->mib[s].n_ready > 0);
     if (waiting)
         next = min_u64(next, d + 1);
     if (mp->dram.delay_count) /* the delay-line head's ready cycle (dram_tick excludes new pushes) */
@@ -570,6 +679,12 @@ void mempart_stats_register(struct mempart *mp, struct stats *s)
     stats_counter(s, g, in, "rr_contended", &t->rr_contended,
                   "DRAM cycles both sub-partitions had an admissible request");
     stats_avg(s, g, in, "credits_used", &t->credits_used, "admission credits held per DRAM cycle (credits)");
+    if (mp->mib_on) {
+        stats_counter(s, g, in, "icl_dummies", &t->icl_dummies,
+                      "exact hw: dummy merge-update messages sent on the L2->DRAM link (one admission slot each)");
+        stats_counter(s, g, in, "icl_dummy_blocked", &t->icl_dummy_blocked,
+                      "exact hw: DRAM cycles a dummy took the L2->DRAM link while a request was admissible");
+    }
     for (unsigned k = 0; k < MEMPART_SUBS; k++)
         l2_stats_register(&mp->l2[k], s);
     dram_stats_register(&mp->dram, s, (int)mp->channel);

@@ -25,6 +25,10 @@
  *    write-back updates the store when the request leaves the L2->DRAM queue
  *    (admission), which is L2 miss-queue order per sub-partition; the two
  *    sub-partitions own disjoint lines, so the values are those of L2 order;
+ *  - with an MSHR DRAM policy and dram.icl_exact_hw: one L2-side merge
+ *    information buffer per slice (partitions/l2/l2_mib.h) and its output
+ *    multiplexer, which sends dummy update messages ahead of the slice's
+ *    L2->DRAM queue head, one admission slot each (NOTE(icl-dummy));
  *  - the host path for the serial step: byte reads and writes through the L2
  *    (dirty lines included) while the partition is idle.
  * What is not modelled: the interconnect (the caller pushes requests and pops
@@ -60,6 +64,7 @@
 #include "partitions/addrmap/pagetable.h"
 #include "partitions/dram/dram.h"
 #include "partitions/l2/l2.h"
+#include "partitions/l2/l2_mib.h"
 #include "sim/base/common.h"
 #include "sim/cfg/config.h"
 #include "sim/mem/memreq.h"
@@ -128,6 +133,8 @@ struct mempart_stats {
     struct stat_avg credits_used;      /* credits held, per DRAM cycle (credits) */
     uint64_t dram_updates;             /* L2 merges passed to the DRAM as update messages (NOTE(dram-update));
                                           not registered: 0 unless the DRAM policy has on_update */
+    uint64_t icl_dummies;              /* exact hw: dummy messages sent on the L2->DRAM link (one link slot each) */
+    uint64_t icl_dummy_blocked;        /* exact hw: DRAM cycles a dummy took the link while a request was admissible */
 };
 
 struct mempart {
@@ -144,6 +151,11 @@ struct mempart {
     /* units */
     struct l2 l2[MEMPART_SUBS];        /* the two slices; instance = channel * 2 + sub */
     struct dram dram;                  /* the channel; instance = channel */
+    /* exact-hardware path of the MSHR policies (dram_mib_on; docs/dram.md) */
+    bool mib_on;                       /* the L2-side MIBs exist and dummies are sent */
+    bool mib_total;                    /* dram.icl_age_mode = total */
+    bool mib_by_age;                   /* mshr_sa: the MIB multiplexer picks by age, else by merge_len */
+    struct l2_mib mib[MEMPART_SUBS];   /* L2-side MIB per slice, indexed like its MSHR */
 
     /* credits (spec 2.8 point 4, GPGPU-Sim arbitration_metadata) */
     uint32_t shared_limit;             /* shared credits: dram.queue + dram.return_queue - 1 */
