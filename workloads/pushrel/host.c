@@ -249,8 +249,8 @@ static void replay(const struct graph *g, struct prstate *s, int32_t *xin, int32
 static int run(struct wl *w)
 {
     struct graph g;
-    g.w = (int)wl_pick(w, 24, 128, 256, 512);
-    g.h = (int)wl_pick(w, 16, 96, 256, 512);
+    g.w = (int)wl_pick(w, 24, 96, 256, 512);
+    g.h = (int)wl_pick(w, 16, 80, 256, 512);
     g.n = g.w * g.h;
     int n = g.n, every = 16; /* rounds between global relabels */
     size_t nb = (size_t)n * sizeof(int32_t);
@@ -374,6 +374,6 @@ WL_REGISTER(pushrel) = {
     .mirrors = "CudaCuts (graph cuts by push-relabel on a grid, CUDA cuts / CC of the GPU coherence papers)",
     .stresses = "grid barriers (2-3 per round, one per BFS level), atomics on other blocks' nodes, neighbour reads",
     .flags = WL_SHARING,
-    .sizes = {"24x16 grid", "128x96 grid", "256x256 grid", "512x512 grid"},
+    .sizes = {"24x16 grid", "96x80 grid", "256x256 grid", "512x512 grid"},
     .run = run,
 };
