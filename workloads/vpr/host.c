@@ -142,7 +142,7 @@ static int run(struct wl *w)
 {
     struct netlist nl;
     nl.lg = (int)wl_pick(w, 4, 5, 7, 8);
-    int rounds = (int)wl_pick(w, 30, 32, 300, 600);
+    int rounds = (int)wl_pick(w, 30, 32, 100, 150);
     int t0 = 32; /* initial temperature: an uphill move of delta is taken with probability 2^-(8 delta / T) */
     nl.n_slots = 1 << (2 * nl.lg);
     nl.n_cells = nl.n_slots * 3 / 4;
@@ -291,7 +291,7 @@ WL_REGISTER(vpr) = {
     .mirrors = "VPR placer (SPEC CPU 175.vpr / VPR of the GPU coherence papers), parallel-moves annealing",
     .stresses = "grid barriers, reads of positions and net costs written by other blocks, 64-bit atomicMax claims",
     .flags = WL_SHARING | WL_REG_HEAVY, /* 44 registers (kernel.ptx.regs) */
-    .sizes = {"16x16 slots, 30 rounds", "32x32 slots, 32 rounds", "128x128 slots, 300 rounds",
-              "256x256 slots, 600 rounds"},
+    .sizes = {"16x16 slots, 30 rounds", "32x32 slots, 32 rounds", "128x128 slots, 100 rounds",
+              "256x256 slots, 150 rounds"},
     .run = run,
 };
