@@ -28,7 +28,7 @@ static int cmp_u32(const void *a, const void *b)
 
 static int run(struct wl *w)
 {
-    int n = (int)wl_pick(w, 3000, 1 << 17, 1 << 22, 1 << 25);
+    int n = (int)wl_pick(w, 3000, 1 << 17, 1 << 21, 1 << 23);
     static const uint32_t special[4] = {0u, 1u, 0x80000000u, 0xffffffffu};
     struct wl_rng r;
     wl_rng_init(&r, w->seed, 0);
@@ -75,6 +75,6 @@ WL_REGISTER(msort) = {
     .mirrors = "Rodinia mergesort (seed 003 HIL set)",
     .stresses = "shared-memory sort with barriers, then binary searches of many SMs in the same runs (inter-core locality)",
     .flags = 0,
-    .sizes = {"3000 keys", "128K keys", "4M keys", "32M keys"},
+    .sizes = {"3000 keys", "128K keys", "2M keys", "8M keys"},
     .run = run,
 };
