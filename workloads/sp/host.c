@@ -7,10 +7,11 @@
  * drawn from the n/32 "hot" variables with probability 1/4 and uniformly
  * otherwise: hot variables occur in about 100 clauses, the others in about
  * 9.5, so clauses all over the grid (on every SM) read the same vprod entries
- * of the hot variables. The hot variables are the lowest ids (as if the
- * variables were numbered by degree), so sp_vars's long occurrence walks
- * fill whole warps instead of stretching every warp. The initial surveys
- * are uniform in [0, 1).
+ * of the hot variables. The hot variables fill whole warps (ids 32 w ..
+ * 32 w + 31 for every w that is a multiple of 32, i.e. the first warp of
+ * every fourth CTA), so sp_vars's long occurrence walks neither stretch
+ * every warp (divergence) nor pile up on one SM (a tail of a few CTAs).
+ * The initial surveys are uniform in [0, 1).
  *
  * Launches per iteration: sp_vars over n threads, then sp_clauses over m
  * threads (256 per CTA), ping-ponging eta between two device arrays.
@@ -90,7 +91,7 @@ static void sp_iter_cpu(const int *var, const unsigned char *neg, const int *vst
 
 static int run(struct wl *w)
 {
-    int n = (int)wl_pick(w, 400, 16384, 262144, 2097152);
+    int n = (int)wl_pick(w, 400, 32768, 262144, 2097152);
     int iters = (int)wl_pick(w, 3, 3, 8, 8);
     int m = (int)((int64_t)n * 42 / 10);
     int n_edges = SP_K * m;
@@ -104,7 +105,12 @@ static int run(struct wl *w)
         for (int p = 0; p < SP_K; p++) {
             int j, dup;
             do { /* three distinct variables per clause */
-                j = wl_rng_below(&r, 4) == 0 ? (int)wl_rng_below(&r, (uint32_t)n_hot) : (int)wl_rng_below(&r, (uint32_t)n);
+                if (wl_rng_below(&r, 4) == 0) {
+                    uint32_t k = wl_rng_below(&r, (uint32_t)n_hot);
+                    j = (int)((k / 32) * 32 * SP_HOT_EVERY + k % 32);
+                } else {
+                    j = (int)wl_rng_below(&r, (uint32_t)n);
+                }
                 dup = 0;
                 for (int q = 0; q < p; q++)
                     dup |= var[SP_K * a + q] == j;
@@ -194,7 +200,7 @@ WL_REGISTER(sp) = {
     .mirrors = "LonestarGPU sp (seed 003 HIL set; message passing only, no decimation)",
     .stresses = "irregular gathers over variable occurrence lists shared by many clauses (inter-core locality), divergence",
     .flags = 0,
-    .sizes = {"400 variables, 3 iterations", "16K variables, 3 iterations", "256K variables, 8 iterations",
+    .sizes = {"400 variables, 3 iterations", "32K variables, 3 iterations", "256K variables, 8 iterations",
               "2M variables, 8 iterations"},
     .run = run,
 };
