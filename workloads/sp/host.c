@@ -198,7 +198,7 @@ WL_REGISTER(sp) = {
     .name = "sp",
     .summary = "survey propagation message passing on a random 3-SAT factor graph (fixed iterations)",
     .mirrors = "LonestarGPU sp (seed 003 HIL set; message passing only, no decimation)",
-    .stresses = "irregular gathers over variable occurrence lists shared by many clauses (inter-core locality), divergence",
+    .stresses = "uncoalesced survey gathers over occurrence lists (LD/ST pipe, DRAM), hot variables read from every SM (inter-core locality)",
     .flags = 0,
     .sizes = {"400 variables, 3 iterations", "32K variables, 3 iterations", "256K variables, 8 iterations",
               "2M variables, 8 iterations"},
