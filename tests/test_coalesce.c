@@ -340,14 +340,14 @@ static void test_config(void)
     struct smem_banks_cfg sd, sp;
     smem_banks_cfg_defaults(&sd);
     memset(&sp, 0, sizeof sp);
-    ok = smem_banks_cfg_n_keys == 4;
+    ok = smem_banks_cfg_n_keys == 5;
     for (unsigned k = 0; k < smem_banks_cfg_n_keys; k++) {
         char why[128];
         const struct cfg_key *key = &smem_banks_cfg_keys[k];
         ok &= cfg_parse_value(key, key->def, (char *)&sp + key->offset, why, sizeof why);
     }
     TAP_OK(ok && sd.n_banks == sp.n_banks && sd.width == sp.width && sd.warp_parts == sp.warp_parts &&
-               sd.wide == sp.wide,
+               sd.wide == sp.wide && sd.latency == sp.latency && sd.latency == 1,
            "smem_banks key table defaults parse and equal the defaults");
 
     char why[128];
