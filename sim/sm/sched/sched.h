@@ -337,6 +337,9 @@ static inline bool wsched_older(const struct wsched *s, uint32_t a, uint32_t b)
     return s->cta_seq[a] != s->cta_seq[b] ? s->cta_seq[a] < s->cta_seq[b] : a < b;
 }
 
+/* ccws only (tests, dumps): warp w's lost-locality score at s->now (points). */
+double wsched_ccws_score(const struct wsched *s, uint32_t w);
+
 /* Statistics under group `group` (e.g. "sm.sched"), instance
  * first_instance + k for scheduler k. */
 void wsched_stats_register(struct wsched *s, struct stats *reg, const char *group, int first_instance);

@@ -266,6 +266,12 @@ static void ccws_on_l1(struct wsched *s, struct wsched_unit *u, uint32_t w, uint
     p->upd_cycle = CYCLE_NEVER;
 }
 
+double wsched_ccws_score(const struct wsched *s, uint32_t w)
+{
+    SIM_ASSERT(s->pol == &wsched_policy_ccws && w < s->max_warps, "wsched_ccws_score: not ccws or warp %u", w);
+    return score_at(s, s->spstate, w, s->now);
+}
+
 const struct wsched_policy wsched_policy_ccws = {
     .name = "ccws",
     .init = unit_init,
