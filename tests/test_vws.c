@@ -391,23 +391,27 @@ static void test_serial_dispatch(void)
 
 /* ------------------------------------------------------ microbenchmark */
 
-/* Each warp reads its own `lines` consecutive 128 B lines (one coalesced
- * line per load), `reps` times; out[thread] = sum. Per-warp working set:
- * lines x 128 B. */
+/* Each warp reads its own 8 consecutive 128 B lines (one coalesced line
+ * per load, the 8 loads independent), `reps` times; out[thread] = sum.
+ * Per-warp working set: 8 lines = 1 KB. */
 static const char *ub_ptx =
     ".version 7.0\n.target sm_75\n.address_size 64\n"
-    ".visible .entry k(.param .u64 buf, .param .u32 lines, .param .u32 reps, .param .u64 out)\n{\n"
-    " .reg .b32 %r<16>; .reg .b64 %rd<16>; .reg .pred %p<4>;\n"
-    " ld.param.u64 %rd1, [buf];\n ld.param.u32 %r1, [lines];\n ld.param.u32 %r2, [reps];\n"
-    " ld.param.u64 %rd2, [out];\n"
+    ".visible .entry k(.param .u64 buf, .param .u32 reps, .param .u64 out)\n{\n"
+    " .reg .b32 %r<32>; .reg .b64 %rd<16>; .reg .pred %p<4>;\n"
+    " ld.param.u64 %rd1, [buf];\n ld.param.u32 %r2, [reps];\n ld.param.u64 %rd2, [out];\n"
     " mov.u32 %r3, %ctaid.x;\n mov.u32 %r4, %ntid.x;\n mov.u32 %r5, %tid.x;\n"
     " mad.lo.u32 %r6, %r3, %r4, %r5;\n shr.u32 %r7, %r6, 5;\n and.b32 %r8, %r6, 31;\n"
-    " mul.lo.u32 %r9, %r7, %r1;\n mul.wide.u32 %rd3, %r9, 128;\n add.s64 %rd4, %rd1, %rd3;\n"
+    " mul.wide.u32 %rd3, %r7, 1024;\n add.s64 %rd4, %rd1, %rd3;\n"
     " mul.wide.u32 %rd5, %r8, 4;\n add.s64 %rd4, %rd4, %rd5;\n"
     " mov.u32 %r10, 0;\n mov.u32 %r11, 0;\n"
-    "REP:\n mov.u64 %rd6, %rd4;\n mov.u32 %r12, 0;\n"
-    "LINE:\n ld.global.u32 %r13, [%rd6];\n add.u32 %r10, %r10, %r13;\n add.s64 %rd6, %rd6, 128;\n"
-    " add.u32 %r12, %r12, 1;\n setp.lt.u32 %p1, %r12, %r1;\n @%p1 bra LINE;\n"
+    "REP:\n"
+    " ld.global.u32 %r20, [%rd4];\n ld.global.u32 %r21, [%rd4+128];\n"
+    " ld.global.u32 %r22, [%rd4+256];\n ld.global.u32 %r23, [%rd4+384];\n"
+    " ld.global.u32 %r24, [%rd4+512];\n ld.global.u32 %r25, [%rd4+640];\n"
+    " ld.global.u32 %r26, [%rd4+768];\n ld.global.u32 %r27, [%rd4+896];\n"
+    " add.u32 %r10, %r10, %r20;\n add.u32 %r10, %r10, %r21;\n add.u32 %r10, %r10, %r22;\n"
+    " add.u32 %r10, %r10, %r23;\n add.u32 %r10, %r10, %r24;\n add.u32 %r10, %r10, %r25;\n"
+    " add.u32 %r10, %r10, %r26;\n add.u32 %r10, %r10, %r27;\n"
     " add.u32 %r11, %r11, 1;\n setp.lt.u32 %p2, %r11, %r2;\n @%p2 bra REP;\n"
     " mul.wide.u32 %rd7, %r6, 4;\n add.s64 %rd8, %rd2, %rd7;\n st.global.u32 [%rd8], %r10;\n ret;\n}\n";
 
@@ -415,7 +419,7 @@ static const char *ub_ptx =
 #define UB_THREADS 256 /* threads per CTA (8 warps; 6 CTAs = 48 warps per SM) */
 #define UB_WAVES 4    /* grid = UB_WAVES full waves of CTAs */
 #define UB_LINES 8    /* lines per warp */
-#define UB_REPS 16    /* passes over them */
+#define UB_REPS 8     /* passes over them */
 
 struct ub_result {
     bool ok;            /* ran and verified */
@@ -480,8 +484,8 @@ static struct ub_result ub_run(const char *policy, const char *cta, unsigned thr
     gs_mem_alloc(c, &din, words * 4);
     gs_mem_alloc(c, &dout, nt * 4);
     gs_memcpy_htod(c, din, in, words * 4);
-    uint32_t lines = UB_LINES, reps = UB_REPS;
-    void *args[] = {&din, &lines, &reps, &dout};
+    uint32_t reps = UB_REPS;
+    void *args[] = {&din, &reps, &dout};
     r.ok = gs_launch_kernel(f, ctas, 1, 1, UB_THREADS, 1, 1, 0, args) == 0;
     gs_memcpy_dtoh(c, out, dout, nt * 4);
     for (unsigned t = 0; r.ok && t < nt; t++) {
@@ -512,8 +516,8 @@ static void test_ubench(void)
     /* The L1D of fermi15-vws: 32 KB of 128 B lines = 256 lines. 48 warps x
      * 8 lines = 384 lines do not fit, so LRR's round-robin sweep misses on
      * most reuses; 256 / 8 = 32 warps would fit. IWL's estimate converges to
-     * WS = 8 lines and RRDegr = 16 accesses per line, so N_act = ceil(4 x 256 /
-     * 128) = 8 warps: 64 lines, which fit. */
+     * WS = 8 lines and RRDegr = 8 accesses per line, so N_act = ceil(4 x 256 /
+     * 64) = 16 warps: 128 lines, which fit. */
     const uint32_t l1_lines = 32 * 1024 / 128, warps = 48;
     const uint64_t loads = (uint64_t)UB_SMS * 6 * UB_WAVES * 8 * UB_LINES * UB_REPS;
     TAP_OK(warps * UB_LINES > l1_lines, "working set of 48 warps exceeds the L1D (%u > %u lines)", warps * UB_LINES,
