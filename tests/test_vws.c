@@ -426,6 +426,7 @@ struct ub_result {
     uint64_t cycles;    /* timing.cycles */
     uint64_t hits, misses; /* l1d load hits / allocating misses, all SMs */
     char *stats;        /* the "stats" JSON text (caller frees) */
+    uint64_t loc[12];   /* locality counters (ub_run_x with locality_stats) */
 };
 
 static char *json_member(const char *path, const char *key)
@@ -453,14 +454,23 @@ static char *json_member(const char *path, const char *key)
     return r;
 }
 
-static struct ub_result ub_run(const char *policy, const char *cta, unsigned threads, bool every)
+static struct ub_result ub_run_x(const char *policy, const char *cta, unsigned threads, bool every,
+                                 const char *extra1, const char *extra2)
 {
     struct ub_result r = {0};
     char pol[64], cp[64], nsm[32];
     snprintf(pol, sizeof pol, "sched.policy=%s", policy);
     snprintf(cp, sizeof cp, "cta.policy=%s", cta);
     snprintf(nsm, sizeof nsm, "gpu.n_sm=%d", UB_SMS);
-    const char *ov[] = {"sim.mode=timing", pol, cp, nsm, every ? "sim.tick_every_cycle=true" : NULL, NULL};
+    const char *ov[8] = {"sim.mode=timing", pol, cp, nsm};
+    size_t n = 4;
+    if (every)
+        ov[n++] = "sim.tick_every_cycle=true";
+    if (extra1)
+        ov[n++] = extra1;
+    if (extra2)
+        ov[n++] = extra2;
+    ov[n] = NULL;
     gs_ctx *c = gs_ctx_create("fermi15-vws", ov);
     if (!c) {
         tap_diag("gs_ctx_create: %s", gs_last_error(NULL));
@@ -497,6 +507,17 @@ static struct ub_result ub_run(const char *policy, const char *cta, unsigned thr
     gs_stats_get_u64(c, "gpu.cycles", &r.cycles);
     gs_stats_get_u64(c, "l1d.load_hits", &r.hits);
     gs_stats_get_u64(c, "l1d.load_misses", &r.misses);
+    if (extra1) {
+        static const char *const ln[] = {"l1d.loc_intra_warp_hits", "l1d.loc_intra_warp_misses",
+                                         "l1d.loc_intra_cta_hits", "l1d.loc_intra_cta_misses",
+                                         "l1d.loc_inter_cta_hits", "l1d.loc_inter_cta_misses",
+                                         "l1d.loc_cold_hits", "l1d.loc_cold_misses",
+                                         "l2.hits_intra_core", "l2.hits_inter_core", "l2.hits_unknown",
+                                         "l1d.mshr_merges"};
+        for (size_t i = 0; i < ARRAY_LEN(ln); i++)
+            if (gs_stats_get_u64(c, ln[i], &r.loc[i]))
+                r.loc[i] = UINT64_MAX;
+    }
     char path[] = "/tmp/gpusim_vws_XXXXXX";
     int fd = mkstemp(path);
     if (fd >= 0) {
@@ -509,6 +530,41 @@ static struct ub_result ub_run(const char *policy, const char *cta, unsigned thr
     free(out);
     gs_ctx_destroy(c);
     return r;
+}
+
+static struct ub_result ub_run(const char *policy, const char *cta, unsigned threads, bool every)
+{
+    return ub_run_x(policy, cta, threads, every, NULL, NULL);
+}
+
+/* Every warp reads only its own lines: the first load of each line is cold,
+ * every later one is intra-warp; no intra- or inter-CTA class. In the L2,
+ * every hit is on a line the same SM requested before (a CTA stays on one
+ * SM). */
+static void test_locality(void)
+{
+    const uint64_t loads = (uint64_t)UB_SMS * 6 * UB_WAVES * 8 * UB_LINES * UB_REPS;
+    const uint64_t lines = (uint64_t)UB_SMS * 6 * UB_WAVES * 8 * UB_LINES;
+    struct ub_result r = ub_run_x("lrr", "rr", 1, false, "l1d.locality_stats=true", "l2.locality_stats=true");
+    TAP_OK(r.ok, "lrr with locality statistics verifies");
+    uint64_t sum = 0;
+    for (int i = 0; i < 8; i++)
+        sum += r.loc[i];
+    TAP_EQ_U64(sum, loads, "every load classified once");
+    TAP_EQ_U64(r.loc[0] + r.loc[2] + r.loc[4] + r.loc[6], r.hits, "class hits add up to l1d.load_hits");
+    TAP_EQ_U64(r.loc[1] + r.loc[3] + r.loc[5] + r.loc[7], r.misses + r.loc[11],
+               "class misses add up to load_misses + mshr_merges");
+    TAP_EQ_U64(r.loc[6] + r.loc[7], lines, "cold loads = distinct lines (%" PRIu64 ")", lines);
+    TAP_EQ_U64(r.loc[6], 0, "a cold load never hits");
+    TAP_EQ_U64(r.loc[2] + r.loc[3] + r.loc[4] + r.loc[5], 0, "no intra-CTA or inter-CTA reuse (private lines)");
+    TAP_OK(r.loc[8] > 0 && r.loc[8] != UINT64_MAX, "L2 hits on lines this SM requested before (%" PRIu64 ")",
+           r.loc[8]);
+    TAP_EQ_U64(r.loc[9], 0, "no inter-core L2 hits (private lines)");
+    struct ub_result d = ub_run("lrr", "rr", 1, false);
+    TAP_OK(d.cycles == r.cycles && d.hits == r.hits && d.misses == r.misses,
+           "locality statistics do not change timing");
+    free(r.stats);
+    free(d.stats);
 }
 
 static void test_ubench(void)
@@ -571,7 +627,7 @@ static void test_determinism(void)
 
 static const struct tap_test tests[] = {
     {"iwl_est", test_iwl_est},       {"ccws", test_ccws},         {"eligible", test_eligible},
-    {"serial_dispatch", test_serial_dispatch}, {"ubench", test_ubench}, {"determinism", test_determinism},
+    {"serial_dispatch", test_serial_dispatch}, {"locality", test_locality}, {"ubench", test_ubench}, {"determinism", test_determinism},
 };
 
 int main(void)
