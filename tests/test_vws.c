@@ -328,6 +328,11 @@ static void test_eligible(void)
     for (uint32_t i = 0; i < f.n_log; i++)
         l1only &= f.log[i] == 0 || f.log[i] == 1 || f.log[i] == 2;
     TAP_OK(l1only, "only level-1 warps issued");
+    /* slot 0 waits at a barrier: demoted (NOTE(vws-l1-barrier)), its place goes to slot 3 (P1, CTA 11) */
+    f.why[0] = WSCHED_BARRIER;
+    wsched_tick(&s, 3, &port);
+    TAP_OK(!p->in_l1[0] && p->in_l1[2] && p->in_l1[3] && p->n_l1 == 2, "barrier waiter demoted, sibling of CTA 11 promoted");
+    TAP_EQ_U64(p->demotions, 2, "two demotions");
     wsched_check(&s);
     wsched_fini(&s);
 }

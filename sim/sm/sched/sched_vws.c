@@ -5,9 +5,12 @@
  * adds a two-level scheduler over E, SM-wide: a level-1 list of at most
  * L1_CAP_eff = min(sched.vws.l1_cap, |E|) warps; only level-1 warps are
  * offered, in GTO order per scheduler. Each cycle, before issue:
- *  1. demote every level-1 warp that left E or is stalled on a long-latency
+ *  1. demote every level-1 warp that left E, is stalled on a long-latency
  *     result (it issued a global/local load whose value has not returned,
- *     and its next instruction waits in the scoreboard: spec 3.10);
+ *     and its next instruction waits in the scoreboard: spec 3.10), or waits
+ *     at a barrier (NOTE(vws-l1-barrier): otherwise a level 1 full of
+ *     barrier waiters would never admit the siblings that release them:
+ *     measured as a watchdog stop on reduction, small, alpha 0.05);
  *  2. promote, while level 1 has room, the best warp of E \ level 1 that is
  *     not stalled (long-latency as above, or waiting at a barrier), by
  *     class, then oldest within the class:
@@ -39,7 +42,7 @@ void vws_level1_update(struct wsched *s, struct iwl_sm *p)
     /* 1. demote */
     for (uint32_t i = 0; i < p->n_ord; i++) {
         uint32_t w = p->ord[i];
-        if (!p->in_l1[w] || (p->in_e[w] && !long_stalled(s, p, w)))
+        if (!p->in_l1[w] || (p->in_e[w] && !long_stalled(s, p, w) && wsched_probe(s, w) != WSCHED_BARRIER))
             continue;
         p->in_l1[w] = false;
         p->n_l1--;
