@@ -3,23 +3,24 @@
 # alpha sweep and the beta sweep on fermi15-vws, each normalised to LRR,
 # with report tables and figures.
 #   bash bench/experiments/vws/run.sh [OUT] [--class sensitive|insensitive|all]
-#        [--size tiny|small|medium|large] [--only vws|alpha|beta] [-j N]
+#        [--size tiny|small|medium|large] [--only vws|alpha|beta] [--workloads "a b"] [-j N]
 # OUT defaults to out/vws. The workload list comes from `gpusim list` at run
 # time: --class sensitive (default) takes every workload tagged
 # [cache-sensitive], insensitive every other one, all both, so workloads
-# added later are picked up. -j (default 2) is passed to `gpusim sweep`.
+# added later are picked up; --workloads names them instead. -j (default 2) is passed to `gpusim sweep`.
 # Finished jobs are skipped, so an interrupted run resumes.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 out=$root/out/vws
-class=sensitive size=small only="vws alpha beta" jobs=${J:-2}
+class=sensitive size=small only="vws alpha beta" jobs=${J:-2} names=""
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then out=$1; shift; fi
 while [ $# -gt 0 ]; do
     case $1 in
     --class) class=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --workloads) names=$2; shift 2 ;;
     -j) jobs=$2; shift 2 ;;
     *) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
@@ -36,6 +37,7 @@ all) wl=$(printf '%s\n' "$list" | awk '{print $1}') ;;
 *) echo "run.sh: --class must be sensitive, insensitive or all" >&2; exit 2 ;;
 esac
 wl=$(echo $wl)
+[ -z "$names" ] || wl=$names
 [ -n "$wl" ] || { echo "run.sh: no workload in class $class" >&2; exit 2; }
 mkdir -p "$out"
 for s in $only; do
