@@ -45,7 +45,7 @@ struct iwl_est_stats {
     uint64_t updates;       /* estimate updates (finished warps) */
     uint64_t amt_clears;    /* AMT clears */
     uint64_t amt_hits;      /* misses whose block was already marked (not counted) */
-    uint64_t stage_cycle;   /* pipeline cycle sampling ended (0 = still sampling) */
+    uint64_t stage_cycle;   /* pipeline cycle the last sampling stage ended (0 = never) */
     uint64_t nact_changes;  /* N_act updates that changed its value */
     uint64_t nact_sum;      /* sum of N_act over the updates in POST (for the mean, warps) */
     uint64_t nact_max;      /* largest N_act set in POST (warps) */
