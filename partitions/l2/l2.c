@@ -35,6 +35,10 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
     SIM_ASSERT(!why, "l2 slice %d: %s %s", a->instance, key, why);
     memset(l, 0, sizeof *l);
     l->instance = a->instance;
+    if (cfg->locality_stats) {
+        l->loc = xcalloc(1, sizeof *l->loc);
+        lastacc_init(l->loc, 4096);
+    }
     l->atom = a->atom;
     l->line = (uint32_t)cfg->line;
     l->port_bytes = (uint32_t)cfg->data_port;
@@ -95,6 +99,10 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
 
 void l2_fini(struct l2 *l)
 {
+    if (l->loc) {
+        lastacc_fini(l->loc);
+        free(l->loc);
+    }
     ta_fini(&l->tags);
     mshr_fini(&l->mshr);
     stat_hist_fini(&l->merge_at_fill);
@@ -574,7 +582,7 @@ static const uint8_t l2_op_event[MEM_OP_COUNT] = {
 };
 
 /* Stage 6: tag lookup of the input-queue head. Returns true when it was consumed. */
-static bool lookup(struct l2 *l, uint64_t c)
+static bool lookup_once(struct l2 *l, uint64_t c)
 {
     const struct l2_in *h = &l->in[l->in_r.head];
     const struct mem_req *rq = &h->req;
@@ -672,6 +680,25 @@ static bool lookup(struct l2 *l, uint64_t c)
     l->st.misses++;
     l->st.dram_reads++;
     l->st.acc[rq->op]++;
+    return true;
+}
+
+/* NOTE(l2-locality): with l2.locality_stats, every request the lookup
+ * accepts records its SM as the line's last accessor (a simulation-only map
+ * per slice, never cleared: lines keep their accessor across kernels); a
+ * hit is intra-core when the previous accessor was the same SM, inter-core
+ * when another SM, and unknown when the line was never requested. */
+static bool lookup(struct l2 *l, uint64_t c)
+{
+    if (LIKELY(l->loc == NULL))
+        return lookup_once(l, c);
+    const struct mem_req *rq = &l->in[l->in_r.head].req;
+    uint64_t la = mem_line_of(rq->addr), src = rq->src, hits = l->st.hits;
+    if (!lookup_once(l, c))
+        return false;
+    uint64_t prev = lastacc_swap(l->loc, la, src);
+    if (l->st.hits != hits)
+        l->st.loc_hits[prev == LASTACC_NONE ? 2 : prev == src ? 0 : 1]++;
     return true;
 }
 
@@ -850,6 +877,11 @@ void l2_stats_register(struct l2 *l, struct stats *s)
     stats_counter(s, "l2", i, "hits", &l->st.hits, "requests served at tag lookup");
     stats_counter(s, "l2", i, "misses", &l->st.misses, "requests that allocated a line");
     stats_counter(s, "l2", i, "merges", &l->st.merges, "requests queued in an outstanding MSHR entry (MSHR hits)");
+    if (l->loc) { /* l2.locality_stats (NOTE(l2-locality)) */
+        stats_counter(s, "l2", i, "hits_intra_core", &l->st.loc_hits[0], "hits whose line was last requested by the same SM");
+        stats_counter(s, "l2", i, "hits_inter_core", &l->st.loc_hits[1], "hits whose line was last requested by another SM");
+        stats_counter(s, "l2", i, "hits_unknown", &l->st.loc_hits[2], "hits on a line no SM requested before");
+    }
     stats_counter(s, "l2", i, "rf_set_reserved", &l->st.rf[L2_RF_SET_RESERVED],
                   "reservation fails: every way of the set RESERVED (per attempt)");
     stats_counter(s, "l2", i, "rf_miss_queue", &l->st.rf[L2_RF_MISS_QUEUE],

@@ -52,6 +52,7 @@
 #include "sim/mem/atomic.h"
 #include "sim/mem/coh.h"
 #include "sim/mem/memreq.h"
+#include "sim/mem/lastacc.h"
 #include "sim/mem/mshr.h"
 #include "sim/mem/ring.h"
 #include "sim/mem/tagarray.h"
@@ -81,6 +82,7 @@ struct l2_cfg {
     int repl;              /* l2.repl: enum ta_repl_kind (replacement policy) */
     uint64_t victim_tags;  /* l2.victim_tags (entries per slice; 0 = off) */
     uint64_t victim_tags_assoc; /* l2.victim_tags_assoc (ways per victim-tag set; 0 = fully associative) */
+    bool locality_stats;   /* l2.locality_stats: split hits by last accessor SM (docs/vws.md) */
 };
 
 extern const struct cfg_section l2_cfg_section;
@@ -132,6 +134,7 @@ enum l2_rf_cause {
 struct l2_stats {
     uint64_t acc[MEM_OP_COUNT];    /* requests processed, by enum mem_op (once each, retries excluded) */
     uint64_t hits;                 /* requests served at lookup */
+    uint64_t loc_hits[3];          /* l2.locality_stats: hits by last accessor: same SM, other SM, none */
     uint64_t misses;               /* requests that allocated a line (MSHR miss or byte_mask allocation) */
     uint64_t merges;               /* requests queued in an open MSHR entry (MSHR hits) */
     uint64_t rf[L2_RF_COUNT];      /* reservation fails by cause, counted per attempt */
@@ -212,6 +215,7 @@ struct l2 {
     uint64_t rop_cycles;   /* ROP delay (L2 cycles) */
     int write_miss;        /* enum l2_write_miss */
     bool cache_stats;      /* l2.repl or l2.victim_tags not default: register the tag array's statistics */
+    struct lastacc *loc;   /* l2.locality_stats: line -> last requesting SM, NULL = off */
 
     /* cache state */
     struct coh_table coh;  /* the line protocol (noncoh_l2_fetch or _byte_mask, docs/coherence.md) */

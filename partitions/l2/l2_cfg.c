@@ -37,6 +37,9 @@ static const struct cfg_key l2_keys[] = {
      "victim-tag entries per slice recording replaced lines, counting misses that would have hit (0 = off)"},
     {"victim_tags_assoc", CFG_UINT, offsetof(struct l2_cfg, victim_tags_assoc), 0, 65536, "0", NULL,
      "ways per victim-tag set, FIFO within a set (0 = one fully associative FIFO)"},
+    {"locality_stats", CFG_BOOL, offsetof(struct l2_cfg, locality_stats), 0, 0, "false", NULL,
+     "split L2 hits into intra-core (the line's last accessor was the same SM) and inter-core "
+     "(simulation-only shadow map per slice; docs/vws.md)"},
 };
 
 /* Cross-field rules shared by the config check and l2_init; NULL when fine. */

@@ -25,11 +25,12 @@
 
 /* ------------------------------------------------------------- config */
 
-static const char *const dispatch_policy_choices[] = {"rr", NULL};
+static const char *const dispatch_policy_choices[] = {"rr", "serial", NULL};
 
 const struct cfg_key dispatch_cfg_keys[] = {
     {"policy", CFG_ENUM, offsetof(struct dispatch_cfg, policy), 0, 0, "rr", dispatch_policy_choices,
-     "CTA placement policy: rr (round-robin over SMs, lowest CTA id first; [GPGPU-Sim])"},
+     "CTA placement policy: rr (round-robin over SMs, lowest CTA id first; [GPGPU-Sim]), serial (SM i runs the "
+     "contiguous CTA range [i*N/n_sm, (i+1)*N/n_sm), InterCL, 000 ch. 4)"},
 };
 
 const size_t dispatch_cfg_n_keys = ARRAY_LEN(dispatch_cfg_keys);
@@ -61,6 +62,7 @@ static const struct dispatch_policy *policy_of(int kind)
 {
     switch (kind) {
     case DISPATCH_POLICY_RR: return &dispatch_policy_rr;
+    case DISPATCH_POLICY_SERIAL: return &dispatch_policy_serial;
     default: sim_panic("dispatch: unknown policy %d", kind);
     }
 }

@@ -14,7 +14,8 @@
  *  - Which CTA goes to which SM, decided by a policy (struct dispatch_policy,
  *    one file per policy, chosen by cta.policy). Baseline `rr`
  *    (sim/dispatch/dispatch_rr.c): round-robin over SMs, one CTA per SM per turn,
- *    lowest-numbered CTA not yet issued first.
+ *    lowest-numbered CTA not yet issued first. `serial`
+ *    (sim/dispatch/dispatch_serial.c): contiguous per-SM CTA ranges (InterCL).
  *  - Kernel completion: all CTAs reported done, then the memory_drained
  *    query answers true (spec 2.10).
  *
@@ -58,7 +59,7 @@
 
 /* ------------------------------------------------------------- config */
 
-enum dispatch_policy_kind { DISPATCH_POLICY_RR = 0 };
+enum dispatch_policy_kind { DISPATCH_POLICY_RR = 0, DISPATCH_POLICY_SERIAL = 1 };
 
 /* Section "cta" (declared in sim/dispatch/dispatch.c; struct sim_cfg member `dispatch`). */
 struct dispatch_cfg {
@@ -162,6 +163,7 @@ struct dispatch_policy {
 };
 
 extern const struct dispatch_policy dispatch_policy_rr;
+extern const struct dispatch_policy dispatch_policy_serial;
 
 /* ------------------------------------------------------------- state */
 

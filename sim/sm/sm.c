@@ -92,6 +92,9 @@ bool sm_kernel_build(struct sm_kernel *k, const struct func_launch *fl, char *er
                 fl8 |= SMI_ACQ;
             if (glob)
                 fl8 |= SMI_GMEM;
+            if ((op == PTX_OP_LD || op == PTX_OP_LDU) &&
+                (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC || in->space == PTX_SPACE_LOCAL))
+                fl8 |= SMI_L1LD;
             k->flags[f][pc] = fl8;
         }
     }
@@ -258,6 +261,7 @@ static void ldst_done(void *ctx, const struct memop *op, const struct memop_resu
 static void sm_on_l1(void *ctx, uint32_t warp, enum l1d_event ev, uint64_t line_addr)
 {
     struct sm *s = ctx;
+    wsched_set_now(&s->sched, s->cycle);
     wsched_on_l1(&s->sched, warp, (uint32_t)ev, line_addr);
 }
 
@@ -335,6 +339,17 @@ static enum wsched_why port_check(void *ctx, uint32_t w)
     if (!opcoll_can_accept(&s->oc, (enum pipe_class)(pw & PW_CLS), s->cycle))
         return WSCHED_PIPE_BUSY;
     return WSCHED_READY;
+}
+
+/* The scheduler's load gate (wsched.no_load) asks whether warp w's next
+ * instruction is a load through the L1D; only asked for READY warps. */
+static bool port_is_l1_load(void *ctx, uint32_t w)
+{
+    const struct sm *s = ctx;
+    uint32_t pc = fetch_ibuf_head(&s->fetch, w);
+    if (pc == FETCH_PC_NONE)
+        return false;
+    return (s->k->flags[fetch_warp_func(&s->fetch, w)][pc] & SMI_L1LD) != 0;
 }
 
 /* NOTE(sched-skip): the SM part of port_check as one value; UINT64_MAX
@@ -446,6 +461,7 @@ static void warp_gone(struct sm *s, uint32_t w)
         return;
     s->w_live[w] = 0;
     fetch_warp_exit(&s->fetch, w, s->cycle);
+    wsched_set_now(&s->sched, s->cycle);
     wsched_warp_exit(&s->sched, w);
 }
 
@@ -668,7 +684,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     struct icnt_rx_args ra = {id, sh->topo, sh->net, sizeof(struct mem_reply),
                               {rx_can_accept, rx_deliver, rx_send_credit, NULL}, s};
     icnt_rx_init(&s->rx, &ra);
-    s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig};
+    s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig, port_is_l1_load};
     s->n_eject = (uint32_t)sh->cfg->sm.eject_buf;
     s->eject = eng_alloc(ctx, s->n_eject * sizeof *s->eject);
     s->n_mo = (uint32_t)sh->cfg->sm.memop_pool;
@@ -743,6 +759,16 @@ bool sm_kernel_start(struct sm *s, const struct sm_kernel *k, const struct func_
     struct rf_kernel_info rki = {k->ctas_per_sm * k->warps_per_cta, k->warps_per_cta, k->ctas_per_sm,
                                  fl->fn->regs_per_thread, (uint32_t)s->sh->cfg->sm.n_regs, k};
     opcoll_kernel_start(&s->oc, &rki);
+    const struct l1d *l1 = &s->ldst.l1d;
+    struct wsched_kernel_info ki = {k->warps_per_cta,
+                                    k->ctas_per_sm,
+                                    (uint64_t)fl->grid[0] * fl->grid[1] * fl->grid[2],
+                                    (uint32_t)s->sh->cfg->gpu.n_sm,
+                                    s->id,
+                                    l1->n_sets * l1->tags.assoc,
+                                    l1->line};
+    wsched_set_now(&s->sched, s->cycle);
+    wsched_kernel_start(&s->sched, &ki);
     /* Kernel boundary (DESIGN.md 4): L1s start empty. */
     l1ro_invalidate_all(&s->l1i);
     l1d_invalidate_all(&s->ldst.l1d);
@@ -776,6 +802,7 @@ void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t)
     s->n_cta++;
     func_sm_cta_start(s->fx, c, lin);
     uint64_t seq = s->cta_seq++;
+    wsched_set_now(&s->sched, t);
     if (t < s->pipe_next) /* the serial step's wake may land between pipeline edges */
         s->pipe_next = t;
     for (uint32_t i = 0; i < k->warps_per_cta; i++) {
@@ -789,6 +816,7 @@ void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t)
         s->w_st[w] = FUNC_W_RUN;
         s->w_pw[w] = 0;
         fetch_warp_launch(&s->fetch, w, k->entry, 0, t);
+        wsched_warp_cta(&s->sched, w, lin);
         wsched_warp_launch(&s->sched, w, seq);
         s->st.warps++;
     }

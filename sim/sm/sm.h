@@ -81,6 +81,8 @@ enum {
     SMI_ACQ = 1u << 4,   /* acquire at gpu scope: the warp waits until it completes */
     SMI_GMEM = 1u << 5,  /* ld/st/atom/red whose space is global or generic (counted by
                             sched.max_outstanding_mem_per_warp) */
+    SMI_L1LD = 1u << 6,  /* ld/ldu of global, generic or local memory: a load through the
+                            L1D, the class a scheduler's load gate holds (wsched.no_load) */
 };
 
 /* One kernel, pre-decoded for every function of its module; built by the

@@ -50,6 +50,9 @@ static const struct cfg_key l1d_keys[] = {
     {"perfect", CFG_BOOL, offsetof(struct l1d_cfg, perfect), 0, 0, "false", NULL,
      "true: contention-free L1D (ideal point, 002): no capacity, conflict or store-evict misses, only first "
      "touches miss; values stay exact (docs/knobs.md)"},
+    {"locality_stats", CFG_BOOL, offsetof(struct l1d_cfg, locality_stats), 0, 0, "false", NULL,
+     "classify every L1D load (hit, miss) by the last accessor of its line in this SM since kernel launch: "
+     "intra-warp, intra-CTA, inter-CTA, cold (simulation-only shadow map; docs/vws.md)"},
 };
 
 const struct cfg_key *const l1d_cfg_keys = l1d_keys;

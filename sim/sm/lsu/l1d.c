@@ -103,6 +103,10 @@ void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
                                                                                    : &coh_noncoh_l1_we,
                    l1d_coh_fns, "l1d", sm_id);
     l->cache_stats = cfg->repl != TA_REPL_LRU || cfg->victim_tags != 0;
+    if (cfg->locality_stats) {
+        l->loc = xcalloc(1, sizeof *l->loc);
+        lastacc_init(l->loc, 4096);
+    }
     l->data = xcalloc(ta_n_lines(&l->tags), l->line);
     mshr_init(&l->mshr, (uint32_t)cfg->mshr, (uint32_t)cfg->mshr_merge, sizeof(struct l1d_pend));
     l->mshr_line = xcalloc(cfg->mshr, sizeof *l->mshr_line);
@@ -133,6 +137,11 @@ void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
 
 void l1d_fini(struct l1d *l)
 {
+    if (l->loc) {
+        lastacc_fini(l->loc);
+        free(l->loc);
+        l->loc = NULL;
+    }
     if (l->ps) {
         l1d_ps_fini(l->ps);
         free(l->ps);
@@ -624,6 +633,23 @@ static enum l1d_result access_atomic(struct l1d *l, const struct l1d_acc *a, cyc
     return L1D_SENT;
 }
 
+/* NOTE(l1d-locality): l1d.locality_stats classifies every accepted L1D
+ * load (hit, allocating miss, MSHR merge = miss; bypassing loads excluded)
+ * by the last load of its line in this SM since kernel launch: the same
+ * warp (same CTA and warp slot), another warp of the same CTA, a warp of
+ * another CTA, or none (cold). Stores do not update the map (the L1D is
+ * write-evict for global data). Simulation-only; off by default. */
+static void loc_classify(struct l1d *l, const struct l1d_acc *a, bool hit)
+{
+    uint64_t me = (uint64_t)a->cta << 16 | a->warp;
+    uint64_t prev = lastacc_swap(l->loc, a->txn.line_addr, me);
+    enum l1d_loc c = prev == LASTACC_NONE        ? L1D_LOC_COLD
+                     : prev == me                 ? L1D_LOC_INTRA_WARP
+                     : prev >> 16 == me >> 16     ? L1D_LOC_INTRA_CTA
+                                                  : L1D_LOC_INTER_CTA;
+    l->st.loc[c][hit ? 0 : 1]++;
+}
+
 enum l1d_result l1d_access(struct l1d *l, const struct l1d_acc *a, cycle_t cycle, enum l1d_rf_cause *cause)
 {
     if (l->last_acc == cycle + 1)
@@ -653,6 +679,8 @@ enum l1d_result l1d_access(struct l1d *l, const struct l1d_acc *a, cycle_t cycle
                                                       : L1D_EV_OTHER;
             l->ev_fn(l->ev_ctx, a->warp, ev, t->line_addr);
         }
+        if (UNLIKELY(l->loc != NULL) && t->op == COAL_LOAD && r != L1D_SENT)
+            loc_classify(l, a, r == L1D_HIT);
     }
     return r;
 }
@@ -849,6 +877,8 @@ void l1d_invalidate_all(struct l1d *l)
     ta_invalidate_all(&l->tags);
     if (l->ps)
         l1d_ps_clear(l->ps);
+    if (l->loc) /* kernel launch: the locality map starts empty (NOTE(l1d-locality)) */
+        lastacc_clear(l->loc);
 }
 
 void l1d_flush_dirty(struct l1d *l) { l->flush_pos = 0; }
@@ -915,6 +945,21 @@ void l1d_stats_register(struct l1d *l, struct stats *s)
     if (l->ps) /* l1d.perfect only, so the default output is unchanged */
         stats_counter(s, g, i, "perfect_hits", &l->st.perfect_hits,
                       "l1d.perfect: loads served from the side store of lines the tag array no longer holds");
+    if (l->loc) { /* l1d.locality_stats only (NOTE(l1d-locality)) */
+        static const char *const nm[4][2] = {{"loc_intra_warp_hits", "loc_intra_warp_misses"},
+                                             {"loc_intra_cta_hits", "loc_intra_cta_misses"},
+                                             {"loc_inter_cta_hits", "loc_inter_cta_misses"},
+                                             {"loc_cold_hits", "loc_cold_misses"}};
+        static const char *const dc[4] = {"last loaded by the same warp", "last loaded by another warp of the CTA",
+                                          "last loaded by a warp of another CTA", "not loaded in this SM since launch"};
+        char doc[160];
+        for (int c = 0; c < 4; c++)
+            for (int h = 0; h < 2; h++) {
+                snprintf(doc, sizeof doc, "loads that %s (miss: allocating or merged), line %s", h ? "missed" : "hit",
+                         dc[c]);
+                stats_counter(s, g, i, nm[c][h], &l->st.loc[c][h], doc);
+            }
+    }
 }
 
 void l1d_stats_dump(const struct l1d *l, FILE *out)

@@ -63,6 +63,7 @@
 #include <stdio.h>
 
 #include "sim/base/common.h"
+#include "sim/mem/lastacc.h"
 #include "sim/mem/coh.h"
 #include "sim/mem/memreq.h"
 #include "sim/mem/mshr.h"
@@ -110,6 +111,7 @@ struct l1d_cfg {
     uint64_t victim_tags;       /* l1d.victim_tags (entries; 0 = off) */
     uint64_t victim_tags_assoc; /* l1d.victim_tags_assoc (ways per victim-tag set; 0 = fully associative) */
     bool perfect;               /* l1d.perfect: contention-free L1D (NOTE(l1d-perfect) in l1d.c, docs/knobs.md) */
+    bool locality_stats;        /* l1d.locality_stats: classify loads by last accessor (docs/vws.md) */
 };
 
 extern const struct cfg_section l1d_cfg_section;
@@ -178,6 +180,10 @@ struct l1d_done {
     uint8_t data[MEM_LINE_BYTES]; /* load: the line's bytes at line offsets; atomic: old values (memreq.h) */
 };
 
+/* Locality class of a load (l1d.locality_stats): who last loaded the line
+ * in this SM since kernel launch (warp-sched-vws.md 6.2). */
+enum l1d_loc { L1D_LOC_INTRA_WARP, L1D_LOC_INTRA_CTA, L1D_LOC_INTER_CTA, L1D_LOC_COLD };
+
 /* Per-warp access outcomes for the SM's warp scheduler (docs/l1.md "Per-warp
  * events"): one event per accepted transaction, plus one per line that
  * leaves the cache, naming the warp that inserted it. */
@@ -222,6 +228,7 @@ struct l1d_stats {
     uint64_t stall_resp;       /* cycles the reply-FIFO head waited (completion room, write-back room) */
     struct stat_avg miss_lat;  /* core cycles from access to completion, loads served by a fill */
     uint64_t perfect_hits;     /* l1d.perfect: loads served from the side store (included in load_hits) */
+    uint64_t loc[4][2];        /* l1d.locality_stats: loads by last accessor (enum l1d_loc) x (hit, miss) */
 };
 
 struct l1d_rx {
@@ -283,6 +290,7 @@ struct l1d {
     l1d_event_fn ev_fn;
     void *ev_ctx;
     struct ta_opts ta_o;    /* the tag array's options (re-init with metadata when the hook is set) */
+    struct lastacc *loc;    /* l1d.locality_stats: line -> (CTA, warp) of the last load, NULL = off */
 
     /* timing */
     uint64_t last_acc;      /* cycle + 1 of the last access (0 = none) */

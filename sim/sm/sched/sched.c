@@ -43,7 +43,7 @@ static const char *const why_docs[WSCHED_READY] = {
     "scheduler cycles stalled: best warp waiting for memory ordering (membar, SC limit)",
     "scheduler cycles stalled: best warp blocked by the scoreboard (RAW/WAW)",
     "scheduler cycles stalled: best warp's pipe or collector unit busy",
-    "scheduler cycles stalled: a ready warp was held back by the policy (two-level pool)",
+    "scheduler cycles stalled: a ready warp was held back by the policy (pool, eligible set, load gate)",
 };
 
 const char *wsched_why_name(enum wsched_why why)
@@ -65,14 +65,22 @@ void wsched_init(struct wsched *s, const struct wsched_cfg *cfg, uint32_t max_wa
     case WSCHED_LRR: s->pol = &wsched_policy_lrr; break;
     case WSCHED_GTO: s->pol = &wsched_policy_gto; break;
     case WSCHED_TWO_LEVEL: s->pol = &wsched_policy_2lev; break;
+    case WSCHED_CCWS: s->pol = &wsched_policy_ccws; break;
+    case WSCHED_IWL: s->pol = &wsched_policy_iwl; break;
+    case WSCHED_IWL_INTRACL: s->pol = &wsched_policy_iwl_intracl; break;
+    case WSCHED_VWS: s->pol = &wsched_policy_vws; break;
     default: sim_panic("wsched_init: unknown policy %d", cfg->policy);
     }
     s->resident = xcalloc(max_warps, sizeof *s->resident);
     s->cta_seq = xcalloc(max_warps, sizeof *s->cta_seq);
     s->why = xcalloc(max_warps, sizeof *s->why);
     s->why_turn = xcalloc(max_warps, sizeof *s->why_turn);
+    s->cta_id = xcalloc(max_warps, sizeof *s->cta_id);
+    s->no_load = xcalloc(max_warps, sizeof *s->no_load);
     s->turn = 1;
     s->last_cycle = CYCLE_NEVER;
+    if (s->pol->sm_init)
+        s->pol->sm_init(s);
     s->units = xcalloc(s->n_sched, sizeof *s->units);
     for (uint32_t k = 0; k < s->n_sched; k++) {
         struct wsched_unit *u = &s->units[k];
@@ -105,6 +113,10 @@ void wsched_fini(struct wsched *s)
         free(u->order);
     }
     free(s->units);
+    if (s->pol->sm_fini)
+        s->pol->sm_fini(s);
+    free(s->cta_id);
+    free(s->no_load);
     free(s->resident);
     free(s->cta_seq);
     free(s->why);
@@ -130,7 +142,14 @@ void wsched_warp_launch(struct wsched *s, uint32_t w, uint64_t cta_seq)
     u->age[i] = w;
     u->n_age++;
     s->why_turn[w] = 0;
+    s->no_load[w] = false;
     s->pol->on_launch(s, u, w);
+}
+
+void wsched_kernel_start(struct wsched *s, const struct wsched_kernel_info *ki)
+{
+    if (s->pol->kernel_start)
+        s->pol->kernel_start(s, ki);
 }
 
 void wsched_warp_exit(struct wsched *s, uint32_t w)
@@ -226,6 +245,11 @@ static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
         uint32_t w = u->order[i];
         SIM_ASSERT(s->resident[w] && w % s->n_sched == u->id, "wsched %u: policy offered warp %u", u->id, w);
         enum wsched_why r = wsched_probe(s, w);
+        if (r == WSCHED_READY && s->no_load[w] && s->port->is_l1_load && s->port->is_l1_load(s->port->ctx, w)) {
+            r = WSCHED_POLICY; /* load gate (CCWS, block_loads) */
+            u->st.throttled++;
+            s->held = true;
+        }
         if (r > worst)
             worst = r;
         if (r == WSCHED_READY) {
@@ -250,8 +274,10 @@ static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
     worst = WSCHED_NO_WARP;
     for (uint32_t i = 0; i < u->n_age; i++) {
         enum wsched_why r = wsched_probe(s, u->age[i]);
-        if (r == WSCHED_READY)
+        if (r == WSCHED_READY) {
             r = WSCHED_POLICY; /* ready but not offered (offered ready warps issued above) */
+            s->held = true;
+        }
         if (r > worst)
             worst = r;
     }
@@ -286,6 +312,8 @@ cycle_t wsched_tick(struct wsched *s, cycle_t now, const struct wsched_port *por
         }
     }
     s->port = port;
+    s->now = now;
+    s->held = false;
     for (uint32_t k = 0; k < s->n_sched; k++) {
         struct wsched_unit *u = &s->units[k];
         if (unit_cycle(s, u) != WSCHED_NONE)
@@ -294,6 +322,8 @@ cycle_t wsched_tick(struct wsched *s, cycle_t now, const struct wsched_port *por
     }
     s->port = NULL;
     s->last_cycle = now;
+    if (!any && s->held && s->pol->poll_when_held)
+        return now + 1;
     return any ? now + 1 : CYCLE_NEVER;
 }
 
@@ -330,5 +360,10 @@ void wsched_stats_register(struct wsched *s, struct stats *reg, const char *grou
         stats_counter(reg, group, i, "demotions", &u->st.demotions, "two_level: warps moved to the pending pool");
         stats_counter(reg, group, i, "promotions", &u->st.promotions, "two_level: warps moved to the active pool");
         stats_hist(reg, group, i, "issue_by_warp", &u->st.by_warp, "instructions issued per warp slot");
+        if (s->pol->stats_register) /* only the cache-aware policies: the baseline's output is unchanged */
+            stats_counter(reg, group, i, "throttled", &u->st.throttled,
+                          "ready warps whose L1D load was gated (ccws, block_loads), per evaluation");
     }
+    if (s->pol->stats_register)
+        s->pol->stats_register(s, reg, first_instance / (int)s->n_sched);
 }

@@ -49,8 +49,8 @@
  * Hooks for future policies (warp-sched-vws.md 2.1, 3): per-warp CTA launch
  * sequence and age order, launch/exit/issue/event callbacks, a per-scheduler
  * policy state, and the candidate order (a policy may omit warps: VWS's
- * eligible set E). Not provided yet: L1D access/miss events per warp
- * (IWL, CCWS) and per-instruction-class gating (block_loads).
+ * eligible set E), L1D events per warp (on_l1), SM-wide policy state
+ * (sm_init, kernel_start) and a load gate per warp (no_load, block_loads).
  *
  * Hot path: no allocation, no strings; O(warps per scheduler) per cycle.
  */
@@ -70,7 +70,20 @@
 
 /* ------------------------------------------------------------- config */
 
-enum wsched_policy_kind { WSCHED_LRR = 0, WSCHED_GTO = 1, WSCHED_TWO_LEVEL = 2 };
+enum wsched_policy_kind {
+    WSCHED_LRR = 0,
+    WSCHED_GTO = 1,
+    WSCHED_TWO_LEVEL = 2,
+    WSCHED_CCWS = 3,        /* cache-conscious wavefront scheduling (sched_ccws.c) */
+    WSCHED_IWL = 4,         /* IWL throttling, CTA-interleaved eligible set (sched_iwl.c) */
+    WSCHED_IWL_INTRACL = 5, /* IWL + IntraCL, CTA-major eligible set (sched_iwl_intracl.c) */
+    WSCHED_VWS = 6,         /* IWL + IntraCL + InterCL two-level (sched_vws.c) */
+};
+
+/* sched.throttle_mode: what a warp outside the eligible set may issue. */
+enum wsched_throttle_mode { WSCHED_BLOCK_ALL = 0, WSCHED_BLOCK_LOADS = 1 };
+/* sched.vws.formula: Eq. 4.3 (basic) or Eq. 4.6 (rrdegr) of 000 ch. 4. */
+enum wsched_iwl_formula { WSCHED_IWL_BASIC = 0, WSCHED_IWL_RRDEGR = 1 };
 
 /* Section "sched" (declared in sched_cfg.c). */
 struct wsched_cfg {
@@ -80,6 +93,19 @@ struct wsched_cfg {
     uint64_t max_outstanding_mem_per_warp; /* sched.max_outstanding_mem_per_warp:
                               memory instructions in flight per warp (0 = unlimited);
                               applied by the SM's check (reason MEM_ORDER) */
+    /* cache-aware schedulers (warp-sched-vws.md; docs/vws.md) */
+    int throttle_mode;     /* sched.throttle_mode: enum wsched_throttle_mode (iwl family) */
+    double vws_alpha;      /* sched.vws.alpha: sampling fraction of Eq. 4.2 (0..1) */
+    double vws_beta;       /* sched.vws.beta: aggressiveness of Eq. 4.6 (> 0) */
+    uint64_t vws_amt_entries; /* sched.vws.amt_entries: address-miss-table bits (entries) */
+    uint64_t vws_counter_bits; /* sched.vws.counter_bits: width of miss_cnt/acc_cnt (bits) */
+    uint64_t vws_l1_cap;   /* sched.vws.l1_cap: InterCL level-1 capacity per SM (warps) */
+    int vws_formula;       /* sched.vws.formula: enum wsched_iwl_formula */
+    uint64_t ccws_vta_entries; /* sched.ccws.vta_entries: victim tags per warp (entries) */
+    uint64_t ccws_vta_assoc;   /* sched.ccws.vta_assoc: ways per victim-tag set (entries) */
+    uint64_t ccws_base;    /* sched.ccws.base_score: BASE, the floor of every score (points) */
+    double ccws_k_throttle; /* sched.ccws.k_throttle: K_THROTTLE of the LLDS formula */
+    uint64_t ccws_decay;   /* sched.ccws.decay: score decay (points per pipeline cycle) */
 };
 
 extern const struct cfg_key wsched_cfg_keys[];
@@ -110,7 +136,8 @@ enum wsched_why {
     WSCHED_MEM_ORDER,     /* membar waiting for loads/acks, or SC outstanding limit */
     WSCHED_SCOREBOARD,    /* RAW or WAW hazard on a pending write */
     WSCHED_PIPE_BUSY,     /* target pipe or collector unit not free */
-    WSCHED_POLICY,        /* (cycle only) a ready warp was not offered by the policy */
+    WSCHED_POLICY,        /* (cycle only) a ready warp was not offered by the policy, or its
+                             global/local load was gated (wsched.no_load) */
     WSCHED_READY,         /* (warp only) can issue now */
     WSCHED_N_WHY
 };
@@ -132,6 +159,22 @@ struct wsched_port {
      * whose outcome cannot have changed (NOTE(sched-skip) in sched.c). NULL:
      * every scheduler is evaluated every tick. */
     uint64_t (*res_sig)(void *ctx);
+    /* Optional (may be NULL: nothing is a load): warp w's next instruction
+     * is a load through the L1D (ld/ldu of global or local memory). Asked
+     * only for READY warps whose policy set wsched.no_load[w]. */
+    bool (*is_l1_load)(void *ctx, uint32_t warp);
+};
+
+/* What the SM tells the scheduler at kernel start (wsched_kernel_start). */
+struct wsched_kernel_info {
+    uint32_t warps_per_cta;  /* warps of one CTA (warps); CTA slot c holds warp slots
+                                c * warps_per_cta .. + warps_per_cta - 1 */
+    uint32_t ctas_per_sm;    /* occupancy (CTAs) */
+    uint64_t grid_ctas;      /* CTAs of the whole grid (CTAs) */
+    uint32_t n_sm;           /* SMs of the GPU */
+    uint32_t sm_id;          /* this SM */
+    uint32_t l1d_lines;      /* L1D capacity (lines) */
+    uint32_t line_bytes;     /* L1D line (bytes) */
 };
 
 /* ------------------------------------------------------------- state */
@@ -142,6 +185,7 @@ struct wsched_stats {
     uint64_t stall[WSCHED_READY]; /* cycles without issue, by enum wsched_why (< READY) */
     uint64_t demotions;           /* two_level: warps moved active -> pending */
     uint64_t promotions;          /* two_level: warps moved pending -> active */
+    uint64_t throttled;           /* ready warps held by a load gate (no_load), per probe (warps) */
     struct stat_hist by_warp;     /* issues by warp slot (bin width 1, max_warps bins) */
 };
 
@@ -178,11 +222,29 @@ struct wsched_policy {
      * skip a scheduler whose warps were all blocked on per-warp conditions
      * and saw no event since (NOTE(sched-skip) in sched.c). */
     bool stable_order;
+    /* Optional SM-wide state (NULL for lrr, gto, two_level): state shared by
+     * all schedulers of the SM (IWL estimator, CCWS scores), in s->spstate.
+     * sm_init runs before the units' init, sm_fini after their fini. */
+    void (*sm_init)(struct wsched *s);
+    void (*sm_fini)(struct wsched *s);
+    /* Optional: a kernel starts on this SM (no warp resident yet). */
+    void (*kernel_start)(struct wsched *s, const struct wsched_kernel_info *ki);
+    /* Optional: register the policy's SM-wide statistics for SM sm_id. */
+    void (*stats_register)(struct wsched *s, struct stats *reg, int sm_id);
+    /* Tick again in the next cycle when a ready warp was held back by the
+     * policy (WSCHED_POLICY) although no SM event follows: for policies
+     * whose decisions change with time alone (CCWS score decay). Ticking
+     * more often never changes a result (sim.tick_every_cycle). */
+    bool poll_when_held;
 };
 
 extern const struct wsched_policy wsched_policy_lrr;
 extern const struct wsched_policy wsched_policy_gto;
 extern const struct wsched_policy wsched_policy_2lev;
+extern const struct wsched_policy wsched_policy_ccws;
+extern const struct wsched_policy wsched_policy_iwl;
+extern const struct wsched_policy wsched_policy_iwl_intracl;
+extern const struct wsched_policy wsched_policy_vws;
 
 /* One scheduler. */
 struct wsched_unit {
@@ -216,6 +278,13 @@ struct wsched {
     uint64_t turn;                    /* scheduler evaluations so far (memo key), starts at 1 */
     const struct wsched_port *port;   /* port of the tick in progress (NULL outside a tick) */
     cycle_t last_cycle;               /* last ticked cycle, CYCLE_NEVER before the first */
+    cycle_t now;                      /* cycle of the tick in progress, or of the last L1 event
+                                         (wsched_set_now); policies read it (pipeline cycles) */
+    uint32_t *cta_id;                 /* [max_warps] linear CTA id of the warp (wsched_warp_cta) */
+    bool *no_load;                    /* [max_warps] policy gate: the warp may not issue an L1D
+                                         load now (charged as WSCHED_POLICY) */
+    bool held;                        /* this tick held back a ready warp (poll_when_held) */
+    void *spstate;                    /* SM-wide policy state (sm_init), NULL for most policies */
 };
 
 /* ------------------------------------------------------------- API */
@@ -228,6 +297,12 @@ void wsched_fini(struct wsched *s);
 /* Warp slot w now holds a warp of the CTA with launch sequence number cta_seq
  * (the SM's count of CTAs launched so far; GTO age = (cta_seq, w)). */
 void wsched_warp_launch(struct wsched *s, uint32_t w, uint64_t cta_seq);
+/* Linear CTA id of warp w (call before wsched_warp_launch; default 0). */
+static inline void wsched_warp_cta(struct wsched *s, uint32_t w, uint32_t cta_lin) { s->cta_id[w] = cta_lin; }
+/* A kernel starts on the SM (before its first warp launch). */
+void wsched_kernel_start(struct wsched *s, const struct wsched_kernel_info *ki);
+/* The current pipeline cycle, for events outside a tick (L1D events). */
+static inline void wsched_set_now(struct wsched *s, cycle_t now) { s->now = now; }
 /* Warp w finished (exit with an empty SIMT stack); its slot is free. */
 void wsched_warp_exit(struct wsched *s, uint32_t w);
 /* Something warp w's check() reads below the pipe/collector tests changed
@@ -261,6 +336,9 @@ static inline bool wsched_older(const struct wsched *s, uint32_t a, uint32_t b)
 {
     return s->cta_seq[a] != s->cta_seq[b] ? s->cta_seq[a] < s->cta_seq[b] : a < b;
 }
+
+/* ccws only (tests, dumps): warp w's lost-locality score at s->now (points). */
+double wsched_ccws_score(const struct wsched *s, uint32_t w);
 
 /* Statistics under group `group` (e.g. "sm.sched"), instance
  * first_instance + k for scheduler k. */

@@ -18,7 +18,10 @@
 #include "sim/cfg/sim_cfg.h"
 #include "sim/sm/sched/sched.h"
 
-static const char *const wsched_policy_choices[] = {"lrr", "gto", "two_level", NULL};
+static const char *const wsched_policy_choices[] = {"lrr", "gto", "two_level", "ccws", "iwl", "iwl_intracl",
+                                                    "vws", NULL};
+static const char *const wsched_throttle_choices[] = {"block_all", "block_loads", NULL};
+static const char *const wsched_formula_choices[] = {"basic", "rrdegr", NULL};
 
 const struct cfg_key wsched_cfg_keys[] = {
     /* row 0: sm.n_sched (section sm, see NOTE(n_sched-key)) */
@@ -27,12 +30,36 @@ const struct cfg_key wsched_cfg_keys[] = {
     /* rows 1..: section sched */
     {"policy", CFG_ENUM, offsetof(struct wsched_cfg, policy), 0, 0, "gto", wsched_policy_choices,
      "warp scheduling policy: lrr (loose round-robin), gto (greedy-then-oldest, [GPGPU-Sim]), "
-     "two_level (active/pending pools, 004)"},
+     "two_level (active/pending pools, 004), ccws (Rogers 2012), iwl, iwl_intracl, vws (000 ch. 4; docs/vws.md)"},
     {"two_level.n_active", CFG_UINT, offsetof(struct wsched_cfg, n_active), 1, WSCHED_MAX_WARPS, "8", NULL,
      "two_level: active-pool warps per SM, split evenly over the schedulers (004: 8 per SM)"},
     {"max_outstanding_mem_per_warp", CFG_UINT, offsetof(struct wsched_cfg, max_outstanding_mem_per_warp), 0,
      1048576, "0", NULL,
      "memory instructions in flight per warp before issue stalls (0 = unlimited; 1 for SC, 001)"},
+    {"throttle_mode", CFG_ENUM, offsetof(struct wsched_cfg, throttle_mode), 0, 0, "block_all", wsched_throttle_choices,
+     "iwl/iwl_intracl/vws: warps outside the eligible set issue nothing (block_all) or no L1D load (block_loads)"},
+    {"vws.alpha", CFG_DOUBLE, offsetof(struct wsched_cfg, vws_alpha), 0, 1, "0.1", NULL,
+     "IWL sampling fraction of Eq. 4.2 (000 ch. 4: 0.1; 1 = sampling never ends before the last wave)"},
+    {"vws.beta", CFG_DOUBLE, offsetof(struct wsched_cfg, vws_beta), 0.001, 1024, "4", NULL,
+     "IWL aggressiveness beta of Eq. 4.6 (000 ch. 4: 4)"},
+    {"vws.amt_entries", CFG_UINT, offsetof(struct wsched_cfg, vws_amt_entries), 64, 1048576, "8192", NULL,
+     "IWL address-miss-table bits, a multiple of 64 (000 ch. 4: 8192 x 1 bit = 1 KB)"},
+    {"vws.counter_bits", CFG_UINT, offsetof(struct wsched_cfg, vws_counter_bits), 1, 32, "10", NULL,
+     "IWL per-warp miss and access counter width (bits; 000 ch. 4: 10, saturating)"},
+    {"vws.l1_cap", CFG_UINT, offsetof(struct wsched_cfg, vws_l1_cap), 1, WSCHED_MAX_WARPS, "16", NULL,
+     "vws: InterCL level-1 capacity per SM (warps; 000 ch. 4: 16)"},
+    {"vws.formula", CFG_ENUM, offsetof(struct wsched_cfg, vws_formula), 0, 0, "rrdegr", wsched_formula_choices,
+     "IWL N_act formula: rrdegr = ceil(beta x L1D lines / (WS x RRDegr)) (Eq. 4.6), basic = ceil(lines / WS) (Eq. 4.3)"},
+    {"ccws.vta_entries", CFG_UINT, offsetof(struct wsched_cfg, ccws_vta_entries), 1, 4096, "16", NULL,
+     "ccws: victim tags per warp (entries; Rogers 2012: 16)"},
+    {"ccws.vta_assoc", CFG_UINT, offsetof(struct wsched_cfg, ccws_vta_assoc), 0, 4096, "8", NULL,
+     "ccws: ways per victim-tag set, FIFO (0 = fully associative; Rogers 2012: 8)"},
+    {"ccws.base_score", CFG_UINT, offsetof(struct wsched_cfg, ccws_base), 1, 1000000, "100", NULL,
+     "ccws: BASE, the floor of every lost-locality score; cutoff = live warps x BASE (points; Rogers 2012: 100)"},
+    {"ccws.k_throttle", CFG_DOUBLE, offsetof(struct wsched_cfg, ccws_k_throttle), 0, 1e6, "8", NULL,
+     "ccws: K_THROTTLE of LLDS = VTA hits / instructions x K x cutoff (reimplementations: 8)"},
+    {"ccws.decay", CFG_UINT, offsetof(struct wsched_cfg, ccws_decay), 0, 1000000, "1", NULL,
+     "ccws: score decay (points per pipeline cycle, down to BASE)"},
 };
 
 const size_t wsched_cfg_n_keys = ARRAY_LEN(wsched_cfg_keys);
@@ -44,6 +71,18 @@ void wsched_cfg_defaults(struct wsched_cfg *c)
     c->policy = WSCHED_GTO;
     c->n_active = 8;
     c->max_outstanding_mem_per_warp = 0;
+    c->throttle_mode = WSCHED_BLOCK_ALL;
+    c->vws_alpha = 0.1;
+    c->vws_beta = 4.0;
+    c->vws_amt_entries = 8192;
+    c->vws_counter_bits = 10;
+    c->vws_l1_cap = 16;
+    c->vws_formula = WSCHED_IWL_RRDEGR;
+    c->ccws_vta_entries = 16;
+    c->ccws_vta_assoc = 8;
+    c->ccws_base = 100;
+    c->ccws_k_throttle = 8.0;
+    c->ccws_decay = 1;
 }
 
 int wsched_cfg_validate(const struct wsched_cfg *c, wsched_cfg_report_fn report, void *ctx)
@@ -62,8 +101,19 @@ int wsched_cfg_validate(const struct wsched_cfg *c, wsched_cfg_report_fn report,
     } while (0)
     RULE(c->n_sched >= 1 && c->n_sched <= WSCHED_MAX_SCHED, "sm.n_sched", "%llu out of range 1..%d",
          (unsigned long long)c->n_sched, WSCHED_MAX_SCHED);
-    RULE(c->policy >= WSCHED_LRR && c->policy <= WSCHED_TWO_LEVEL, "sched.policy", "unknown policy %d",
-         c->policy);
+    RULE(c->policy >= WSCHED_LRR && c->policy <= WSCHED_VWS, "sched.policy", "unknown policy %d", c->policy);
+    RULE(c->vws_amt_entries >= 64 && c->vws_amt_entries % 64 == 0, "sched.vws.amt_entries",
+         "%llu is not a positive multiple of 64 (rule: the table is kept in 64-bit words)",
+         (unsigned long long)c->vws_amt_entries);
+    RULE(c->vws_beta > 0.0, "sched.vws.beta", "%g must be > 0", c->vws_beta);
+    RULE(c->vws_alpha >= 0.0 && c->vws_alpha <= 1.0, "sched.vws.alpha", "%g out of range 0..1", c->vws_alpha);
+    RULE(c->vws_counter_bits >= 1 && c->vws_counter_bits <= 32, "sched.vws.counter_bits", "%llu out of range 1..32",
+         (unsigned long long)c->vws_counter_bits);
+    RULE(c->vws_l1_cap >= 1, "sched.vws.l1_cap", "must be >= 1");
+    RULE(c->ccws_vta_entries >= 1 && (c->ccws_vta_assoc == 0 || c->ccws_vta_entries % c->ccws_vta_assoc == 0),
+         "sched.ccws.vta_entries", "%llu is not a positive multiple of sched.ccws.vta_assoc %llu",
+         (unsigned long long)c->ccws_vta_entries, (unsigned long long)c->ccws_vta_assoc);
+    RULE(c->ccws_base >= 1, "sched.ccws.base_score", "must be >= 1");
     if (c->policy == WSCHED_TWO_LEVEL && c->n_sched >= 1)
         RULE(c->n_active >= c->n_sched && c->n_active % c->n_sched == 0, "sched.two_level.n_active",
              "%llu is not a positive multiple of sm.n_sched %llu "

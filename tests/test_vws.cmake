@@ -1,0 +1,2 @@
+set(TEST_TIMEOUT 600)
+set(TEST_LABELS "unit;timing")
