@@ -213,17 +213,16 @@ static void t_latches(void)
     TAP_EQ_U64(r.n_wb, 24, "all 24 written back");
     rig_fini(&r);
 
-    /* ld.global r4, [r2:r3]: unit at 1, reads 2, 3, dispatch 4 into the MEM
-     * latch: no dispatch delay for MEM (the MEM latch and the LD/ST input
-     * latch are GPGPU-Sim's two registers; NOTE(dispatch-delay)). */
+    /* ld.global r4, [r2:r3]: unit at 1, reads 2, 3, dispatch 4, latched for
+     * the LD/ST unit at 4 + 2 = 6. */
     rig_init(&r, NULL, &oc, &pc);
     struct pipe_op m = mk(PIPE_C_MEM, 0, 0, 2, S(2, 3), 1, S(4));
     opcoll_issue(&r.oc, &m, 0);
     struct pipe_op out;
-    run(&r, 1, 3);
-    TAP_OK(!pipes_mem_pop(&r.p, &out), "MEM op not latched before 4");
-    run(&r, 4, 4);
-    TAP_OK(pipes_mem_pop(&r.p, &out) && out.tag == 0, "MEM op latched at dispatch, 4");
+    run(&r, 1, 5);
+    TAP_OK(!pipes_mem_pop(&r.p, &out), "MEM op not at the LD/ST unit before 6");
+    run(&r, 6, 6);
+    TAP_OK(pipes_mem_pop(&r.p, &out) && out.tag == 0, "MEM op reaches the LD/ST latch at 4 + 2 = 6");
     rig_fini(&r);
 }
 

@@ -6,12 +6,12 @@
  * dispatch register). Here a ready collector dispatches (and is freed) into
  * a pipe that can accept (II elapsed, a free slot), at most
  * oc.out_ports_<set> per set per cycle, and the result is ready
- * pipes.dispatch_delay cycles later than the class latency says. MEM
- * instructions get no added delay: the MEM latch here and the LD/ST unit's
- * input latch already are GPGPU-Sim's two registers (OC_EX_MEM, the LD/ST
- * dispatch register), one cycle each, and they keep its back-pressure (a
- * deeper queue there let 35 memory instructions wait ahead of a stalled
- * LD/ST unit and made atax 2.2x slower). Timeline of
+ * pipes.dispatch_delay cycles later than the class latency says; MEM
+ * instructions reach the LD/ST latches dispatch_delay cycles after leaving
+ * their collector, through dispatch_delay x oc.out_ports_mem registers (a
+ * FIFO: no throughput cost, and no deeper queue than GPGPU-Sim's registers;
+ * an unbounded 32-entry FIFO let 35 memory instructions wait ahead of a
+ * stalled LD/ST unit and made atax 2.2x slower). Timeline of
  * one fp32 add issued at cycle 0 with the gtx480 values (oc.alloc_delay 1,
  * dispatch_delay 2): read granted at 2, dispatch at 3, ready at
  * 3 + 4 + 2 = 9, written back (scoreboard released) at 9; a dependent
@@ -289,16 +289,28 @@ static void dispatch(struct pipes *p, struct opcoll *oc, cycle_t now)
         for (uint32_t i = 0; i < n; i++) {
             const struct pipe_op *op = opcoll_op(oc, ready[i]);
             if (k == PIPE_MEM) {
-                /* NOTE(dispatch-delay): no added delay for MEM: the MEM
-                 * latch and the LD/ST unit's input latch are the two
-                 * registers (GPGPU-Sim's OC_EX_MEM and dispatch register) */
-                uint32_t m = 0;
-                while (m < p->cfg.n_mem && p->mem_valid[m])
-                    m++;
-                if (m == p->cfg.n_mem)
-                    break;
-                p->mem_latch[m] = *op;
-                p->mem_valid[m] = true;
+                if (p->cfg.dispatch_delay) {
+                    /* the registers between the collectors and the MEM latch
+                     * hold dispatch_delay x oc.out_ports_mem instructions
+                     * (GPGPU-Sim: OC_EX_MEM and the LD/ST dispatch register,
+                     * one each); full, they stall the MEM collectors, so the
+                     * LD/ST unit's back-pressure reaches the issue stage */
+                    uint64_t cap = p->cfg.dispatch_delay * oc->cfg.out_ports[PIPE_MEM];
+                    if (p->mem_dq_n >= (cap < PIPES_MEM_DQ ? cap : PIPES_MEM_DQ))
+                        break;
+                    uint32_t t = (p->mem_dq_head + p->mem_dq_n) % PIPES_MEM_DQ;
+                    p->mem_dq[t] = *op;
+                    p->mem_dq_ready[t] = now + p->cfg.dispatch_delay;
+                    p->mem_dq_n++;
+                } else {
+                    uint32_t m = 0;
+                    while (m < p->cfg.n_mem && p->mem_valid[m])
+                        m++;
+                    if (m == p->cfg.n_mem)
+                        break;
+                    p->mem_latch[m] = *op;
+                    p->mem_valid[m] = true;
+                }
                 p->st.mem_dispatched++;
                 p->st.by_class[op->cls]++;
                 opcoll_release(oc, ready[i], now);
@@ -329,13 +341,37 @@ static void dispatch(struct pipes *p, struct opcoll *oc, cycle_t now)
     }
 }
 
+/* MEM instructions whose dispatch delay has elapsed enter free LD/ST
+ * latches, oldest first. */
+static void mem_delay_advance(struct pipes *p, cycle_t now)
+{
+    while (p->mem_dq_n && p->mem_dq_ready[p->mem_dq_head] <= now) {
+        uint32_t m = 0;
+        while (m < p->cfg.n_mem && p->mem_valid[m])
+            m++;
+        if (m == p->cfg.n_mem)
+            return;
+        p->mem_latch[m] = p->mem_dq[p->mem_dq_head];
+        p->mem_valid[m] = true;
+        p->mem_dq_head = (p->mem_dq_head + 1) % PIPES_MEM_DQ;
+        p->mem_dq_n--;
+    }
+}
+
 cycle_t pipes_tick(struct pipes *p, struct opcoll *oc, cycle_t now)
 {
     /* Back to front (STYLE.md 2): writeback frees slots and takes banks
      * before dispatch and reads, so nothing passes two stages in a cycle. */
     writeback(p, oc, now);
+    mem_delay_advance(p, now);
     dispatch(p, oc, now);
     cycle_t next = opcoll_read_tick(oc, now);
+    if (p->mem_dq_n) {
+        cycle_t t = p->mem_dq_ready[p->mem_dq_head];
+        t = t > now ? t : now + 1; /* (a matured one waits for a free latch: the LD/ST unit pops every cycle) */
+        if (t < next)
+            next = t;
+    }
     /* Ready units that could not dispatch (pipe busy): retry when a pipe of
      * their kind accepts again; being early is harmless, never late. */
     /* Every candidate below is >= now + 1: once next is now + 1 they cannot

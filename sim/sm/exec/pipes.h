@@ -67,6 +67,7 @@ struct cfg_section;
 #define PIPE_MAX_DST 8       /* 32-bit registers written per instruction */
 #define PIPES_MAX_UNITS 8    /* largest pipes.n_sp + pipes.n_sfu */
 #define PIPES_MAX_MEM 4      /* largest pipes.n_mem */
+#define PIPES_MEM_DQ 32      /* MEM dispatch-delay registers: dispatch_delay x oc.out_ports_mem used */
 #define PIPES_MAX_INFLIGHT 32 /* instructions one pipe holds, in flight or waiting for writeback */
 #define PIPES_LDST_WB_QUEUE 8 /* LD/ST results waiting for writeback (entries) */
 
@@ -132,7 +133,7 @@ struct pipes_cfg {
     uint64_t ldst_wb_width; /* pipes.ldst_wb_width (results/cycle): LD/ST writebacks ([GPGPU-Sim] 1) */
     uint64_t dispatch_delay;/* pipes.dispatch_delay (cycles): collector -> unit latches ([GPGPU-Sim] OC_EX
                                register and the unit's dispatch register: 2); added to every SP/SFU
-                               result, pipelined (no throughput cost); not to MEM (NOTE(dispatch-delay)) */
+                               result and to the MEM hand-off, pipelined (no throughput cost) */
 };
 
 /* Called at writeback of op (all its destination registers written at
@@ -172,6 +173,9 @@ struct pipes {
     cycle_t wb_scan;                /* cycle of the last writeback scan */
     struct pipe_op mem_latch[PIPES_MAX_MEM]; /* MEM instructions waiting for the LD/ST unit */
     bool mem_valid[PIPES_MAX_MEM];  /* latch holds an instruction */
+    struct pipe_op mem_dq[PIPES_MEM_DQ]; /* MEM instructions between the collector and the latches (FIFO) */
+    cycle_t mem_dq_ready[PIPES_MEM_DQ];  /* cycle each reaches the latches: dispatch + pipes.dispatch_delay */
+    uint32_t mem_dq_head, mem_dq_n;      /* FIFO head index and fill (entries) */
     struct pipe_op ldst_q[PIPES_LDST_WB_QUEUE]; /* LD/ST results waiting for writeback (ring) */
     uint32_t ldst_head, ldst_n;     /* ring head index, entries */
     pipes_wb_fn wb_fn;              /* scoreboard release callback */
