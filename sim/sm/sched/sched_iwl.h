@@ -77,6 +77,14 @@ void iwl_on_event(struct wsched *s, struct wsched_unit *u, uint32_t w, enum wsch
 void iwl_on_l1(struct wsched *s, struct wsched_unit *u, uint32_t w, uint32_t ev, uint64_t line_addr);
 /* Add `cycles` samples of value v to a histogram (time-weighted). */
 void iwl_hist_add_n(struct stat_hist *h, uint64_t v, uint64_t cycles);
+/* The function table of iwl, iwl_intracl and vws: they differ only in
+ * name (iwl_sm_init reads the order and InterCL from sched.policy). */
+#define IWL_POLICY_ENTRIES                                                                         \
+    .init = iwl_unit_init, .fini = iwl_unit_fini, .order = iwl_order, .on_issue = iwl_on_issue,     \
+    .on_launch = iwl_on_launch, .on_exit = iwl_on_exit, .on_event = iwl_on_event, .on_l1 = iwl_on_l1, \
+    .stable_order = false, .sm_init = iwl_sm_init, .sm_fini = iwl_sm_fini,                         \
+    .kernel_start = iwl_kernel_start, .stats_register = iwl_stats_register, .poll_when_held = true
+
 /* vws: the InterCL level-1 update (sched_vws.c). */
 void vws_level1_update(struct wsched *s, struct iwl_sm *p);
 

@@ -97,18 +97,5 @@ void vws_level1_update(struct wsched *s, struct iwl_sm *p)
 
 const struct wsched_policy wsched_policy_vws = {
     .name = "vws",
-    .init = iwl_unit_init,
-    .fini = iwl_unit_fini,
-    .order = iwl_order,
-    .on_issue = iwl_on_issue,
-    .on_launch = iwl_on_launch,
-    .on_exit = iwl_on_exit,
-    .on_event = iwl_on_event,
-    .on_l1 = iwl_on_l1,
-    .stable_order = false,
-    .sm_init = iwl_sm_init,
-    .sm_fini = iwl_sm_fini,
-    .kernel_start = iwl_kernel_start,
-    .stats_register = iwl_stats_register,
-    .poll_when_held = true,
+    IWL_POLICY_ENTRIES,
 };
