@@ -163,7 +163,11 @@ ok $same "every Slurm result equals the local one (all but host)"
 cmp -s "$W/local_out/sweep.json" "$W/slurm_out/sweep.json"; ok $? "sweep.json is the same"
 
 # --- resubmission runs only what is missing
-victim=$(ls "$W/slurm_out/jobs" | head -1)
+# The victim is the sweep's first job, so it sits in chunk 0 beside two
+# finished jobs whatever the job ids (they hash the effective configuration,
+# so the file names' order changes whenever a configuration key is added).
+victim=$(sed -n 's/.*"file": "jobs\/\([^"]*\)".*/\1/p' "$W/slurm_out/sweep.json" | head -1)
+[ -n "$victim" ] && [ -f "$W/slurm_out/jobs/$victim" ]; ok $? "the first job of sweep.json ($victim) is in OUT/jobs"
 keep=$(stat -c '%n %i %Y' $(ls -d "$W/slurm_out/jobs"/*.json | grep -v "$victim"))
 rm "$W/slurm_out/jobs/$victim"
 "$GPUSIM" sweep "$SW" -o "$W/slurm_out" --slurm --chunk 3 --time 10 --submit >"$W/resubmit.out" 2>&1
@@ -174,7 +178,7 @@ jobid2=$(sed -n 's/.*submitted job array \([0-9]*\).*/\1/p' "$W/resubmit.out")
 "$GPUSIM" sweep "$SW" -o "$W/slurm_out" --collect >/dev/null 2>&1; ok $? "--collect: all done again"
 cmp -s <(nohost "$W/local_out/jobs/$victim") <(nohost "$W/slurm_out/jobs/$victim"); ok $? "the rerun job equals the local one"
 [ "$keep" = "$(stat -c '%n %i %Y' $(echo "$keep" | awk '{print $1}'))" ]; ok $? "finished jobs were not rerun"
-grep -q 'chunk [01]: 1 jobs to run, 2 already done' "$W"/slurm_out/slurm/logs/"${jobid2}"_*.out
+grep -q 'chunk 0: 1 jobs to run, 2 already done' "$W"/slurm_out/slurm/logs/"${jobid2}"_*.out
 ok $? "the task skipped the chunk's finished jobs"
 "$GPUSIM" sweep "$SW" -o "$W/slurm_out" --slurm --chunk 3 --submit >"$W/nothing.out" 2>&1
 grep -q 'nothing to submit' "$W/nothing.out"; ok $? "nothing to submit when all are done"
