@@ -561,7 +561,7 @@ static void partition_case(uint64_t b_when, bool after_original, uint64_t *t_mer
     dc.sched = DRAM_SCHED_MSHR_M;
     dc.icl_dummy_after_original = after_original;
     struct mempart_init_args a = {0, &d->map, NULL, d->per.core, d->per.l2, d->per.dram, {ps_read, ps_write, d},
-                                  &func_atomic_ops};
+                                  &func_atomic_ops, NULL};
     mempart_init(&d->mp, &mc, &lc, &dc, &a);
     uint64_t la = addrmap_encode(&d->map, 0, 0x0);
     struct mem_req in[2] = {prq(la, 1, 4), prq(la, 2, 9)};

@@ -90,7 +90,7 @@ static void drv_init(struct drv *d, const struct mempart_cfg *mc, const struct l
     d->fs.b = xcalloc(STORE_BYTES, 1);
     for (uint32_t i = 0; i < STORE_BYTES; i++) /* recognisable initial contents */
         d->fs.b[i] = (uint8_t)(i * 7 + (i >> 8));
-    struct mempart_init_args a = {0, &d->map, NULL, d->per.core, d->per.l2, d->per.dram, {fs_read, fs_write, &d->fs}, &func_atomic_ops};
+    struct mempart_init_args a = {0, &d->map, NULL, d->per.core, d->per.l2, d->per.dram, {fs_read, fs_write, &d->fs}, &func_atomic_ops, NULL};
     mempart_init(&d->mp, mc, lc, dc, &a);
     d->cap_got = 1024;
     d->got = xcalloc(d->cap_got, sizeof *d->got);

@@ -506,7 +506,7 @@ static void test_partition_identity(uint64_t b_when, bool expect_update)
     mempart_cfg_defaults(&mc);
     l2_cfg_defaults(&lc);
     dram_cfg_defaults(&dc);
-    struct mempart_init_args a = {0, &d->map, NULL, d->per.core, d->per.l2, d->per.dram, {fs_read, fs_write, d}, &func_atomic_ops};
+    struct mempart_init_args a = {0, &d->map, NULL, d->per.core, d->per.l2, d->per.dram, {fs_read, fs_write, d}, &func_atomic_ops, NULL};
     mempart_init(&d->mp, &mc, &lc, &dc, &a);
     struct dram_sched_ops ops = count_ops();
     mempart_set_dram_sched(&d->mp, &ops);
@@ -569,7 +569,7 @@ static void test_l2_dram_req(void)
     struct l2_cfg c;
     l2_cfg_defaults(&c);
     struct l2 l;
-    struct l2_init_args a = {7, 0, NULL, NULL, &func_atomic_ops};
+    struct l2_init_args a = {7, 0, NULL, NULL, &func_atomic_ops, NULL};
     l2_init(&l, &c, &a);
     struct mem_req r1 = rq(0x4000, 1, 3, 8, 21, MEM_SPACE_GLOBAL);
     struct mem_req r2 = rq(0x4000, 2, 6, 9, 22, MEM_SPACE_GLOBAL);

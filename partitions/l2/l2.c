@@ -64,6 +64,17 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
     l->data = xcalloc(l->n_lines, l->line);
     l->valid = xcalloc((size_t)l->n_lines * 2, sizeof *l->valid);
     l->dirty_res = xcalloc(l->n_lines, 1);
+    if (a->coh && a->coh->protocol == COH_PROTO_GTSC) {
+        SIM_ASSERT(cfg->write_miss != L2_WRITE_MISS_BYTE_MASK, "l2 slice %d: gtsc with l2.write_miss = byte_mask",
+                   a->instance);
+        l->g = xcalloc(1, sizeof *l->g);
+        l->g->lease = (uint32_t)a->coh->gtsc_lease;
+        l->g->rd_extend = a->coh->gtsc_rd_extend;
+        l->g->mem_ts = 1; /* spec 0: initial values */
+        l->g->mem_ts_stat = 1;
+        l->g->wts = xcalloc(l->n_lines, sizeof *l->g->wts);
+        l->g->rts = xcalloc(l->n_lines, sizeof *l->g->rts);
+    }
 
     uint32_t n_mshr = (uint32_t)cfg->mshr;
     mshr_init(&l->mshr, n_mshr, l->mshr_merge, sizeof(struct l2_pend));
@@ -99,6 +110,11 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
 
 void l2_fini(struct l2 *l)
 {
+    if (l->g) {
+        free(l->g->wts);
+        free(l->g->rts);
+        free(l->g);
+    }
     if (l->loc) {
         lastacc_fini(l->loc);
         free(l->loc);
@@ -167,9 +183,76 @@ static bool bytes_present(const struct l2 *l, uint32_t li, const struct mem_req 
     }
 }
 
-/* Apply one request to line li and build its reply (rep must not alias rq).
+/* NOTE(l2-gtsc): with coh.protocol = gtsc every line carries [wts, rts]
+ * (spec coherence-gtsc.md 2.3-2.6). The timestamps are set where a request
+ * is applied to the line (a hit, or the replay of the queued requests at
+ * fill), so the L2 FSM keeps the non-coherent table's rows: G-TSC never
+ * stalls or recalls at L2, it only stamps.
+ *  - read: rts = max(rts, wts + lease, warp_ts + lease) (tardis; min_cover:
+ *    max(rts, warp_ts)); a read whose l1_wts equals the line's wts is answered
+ *    without data (BusRnw: size 0, one flit, one data-port cycle);
+ *  - write / atomic: st_ts = max(warp_ts, rts + 1), the line becomes
+ *    [st_ts, st_ts + lease]; the ack carries both. The ack tells the writer
+ *    to drop its L1 copy (MEM_RF_INVAL) when that copy's wts differs from the
+ *    line's pre-store wts, or when the write waited for a fill and the writer
+ *    had a copy (OQ-5: a refilled line's wts = mem_ts may equal an old one);
+ *  - local write-backs carry private data: no stamp;
+ *  - a fill installs [mem_ts, mem_ts + lease]; an eviction raises mem_ts to
+ *    the victim's rts (non-inclusive: no L1 is told, OQ-12: one mem_ts per
+ *    slice). Timestamps are 32-bit; a value that would wrap panics (the
+ *    16-bit reset protocol of spec 2.11 is not modelled: at 32 bits and a
+ *    lease of 10 a line needs 390 M stores to wrap). */
+static uint32_t gtsc_add(const struct l2 *l, uint32_t a, uint32_t b)
+{
+    uint64_t v = (uint64_t)a + b;
+    if (UNLIKELY(v > UINT32_MAX))
+        sim_panic("l2 slice %d: G-TSC timestamp overflow (%u + %u); the reset protocol (spec 2.11) is not "
+                  "modelled", l->instance, a, b);
+    return (uint32_t)v;
+}
+
+static void gtsc_stamp(struct l2 *l, uint32_t li, const struct mem_req *rq, struct mem_reply *rep, bool replay)
+{
+    struct l2_gtsc *g = l->g;
+    uint32_t wts = g->wts[li], rts = g->rts[li];
+    if (rq->op == MEM_OP_READ) {
+        uint32_t ts = rq->coh.warp_ts;
+        if (g->rd_extend == COH_RD_TARDIS) {
+            rts = MAX(rts, gtsc_add(l, wts, g->lease));
+            rts = MAX(rts, gtsc_add(l, ts, g->lease));
+        } else {
+            rts = MAX(rts, ts);
+        }
+        g->rts[li] = rts;
+        if (rq->coh.l1_wts != 0 && rq->coh.l1_wts == wts) { /* BusRnw: the L1 holds this version */
+            rep->size = 0;
+            rep->cflags |= MEM_RF_RENEW;
+            memset(rep->data, 0, sizeof rep->data);
+            g->st.rd_renewals++;
+        } else {
+            g->st.rd_fills++;
+        }
+    } else { /* write or atomic */
+        uint32_t ts = rq->op == MEM_OP_ATOMIC ? rq->atom.warp_ts : rq->coh.warp_ts;
+        uint32_t st = MAX(ts, gtsc_add(l, rts, 1));
+        if (rq->op == MEM_OP_WRITE && rq->coh.l1_wts != 0 && (replay || rq->coh.l1_wts != wts)) {
+            rep->cflags |= MEM_RF_INVAL;
+            g->st.inval_acks++;
+        }
+        wts = st;
+        rts = gtsc_add(l, st, g->lease);
+        g->wts[li] = wts;
+        g->rts[li] = rts;
+        g->st.stamps++;
+    }
+    rep->wts = wts;
+    rep->rts = rts;
+}
+
+/* Apply one request to line li and build its reply (rep must not alias rq);
+ * replay: the request waited in the line's MSHR entry for the fill.
  * Returns true when the line's bytes changed owner-visible state (write or atomic). */
-static bool apply(struct l2 *l, uint32_t li, const struct mem_req *rq, struct mem_reply *rep)
+static bool apply(struct l2 *l, uint32_t li, const struct mem_req *rq, struct mem_reply *rep, bool replay)
 {
     uint8_t *d = line_data(l, li);
     memset(rep, 0, sizeof *rep);
@@ -177,8 +260,13 @@ static bool apply(struct l2 *l, uint32_t li, const struct mem_req *rq, struct me
     rep->id = rq->id;
     rep->src = rq->src;
     rep->op = rq->op;
+    rep->warp = rq->warp;
+    if (UNLIKELY(l->g != NULL) && rq->op != MEM_OP_WRITEBACK)
+        gtsc_stamp(l, li, rq, rep, replay); /* before the data moves: a renewal carries none */
     switch (rq->op) {
     case MEM_OP_READ:
+        if (rep->cflags & MEM_RF_RENEW)
+            return false;
         memcpy(rep->data, d, l->line);
         rep->size = rq->size;
         return false;
@@ -421,6 +509,11 @@ static void replace_way(struct l2_step *s)
     uint32_t v = (uint32_t)s->victim;
     struct l2_step r = {.l = l, .rq = s->rq, .line = ta_tag_of(&l->tags, v), .c = s->c, .li = s->victim,
                         .e = -1, .victim = -1};
+    if (UNLIKELY(l->g != NULL) && ta_state_of(&l->tags, v) >= TA_VALID && l->g->rts[v] > l->g->mem_ts) {
+        l->g->mem_ts = l->g->rts[v]; /* NOTE(l2-gtsc): non-inclusive, the leases live on in mem_ts */
+        l->g->mem_ts_stat = l->g->mem_ts;
+        l->g->st.mem_ts_raises++;
+    }
     l2_step(&r, ta_state_of(&l->tags, v), COH_L2_REPLACE);
     s->wb = r.wb;
 }
@@ -439,7 +532,9 @@ static void act_hit(void *ctx)
     const struct mem_req *rq = s->rq;
     uint32_t n = port_cycles(l, rq->size);
     struct mem_reply rep;
-    apply(l, (uint32_t)s->li, rq, &rep);
+    apply(l, (uint32_t)s->li, rq, &rep, false);
+    if (rep.cflags & MEM_RF_RENEW) /* G-TSC BusRnw: no data through the port */
+        n = port_cycles(l, 0);
     ta_touch(&l->tags, (uint32_t)s->li);
     l->port_free = s->c + 1 + n;
     if (rq->op != MEM_OP_WRITEBACK) {
@@ -521,7 +616,7 @@ static void act_alloc_write(void *ctx)
     vm[0] = vm[1] = 0;
     l->dirty_res[v] = 0;
     struct mem_reply rep;
-    apply(l, v, rq, &rep);
+    apply(l, v, rq, &rep, false);
     uint32_t n = port_cycles(l, rq->size) + (s->wb ? l->line_cycles : 0);
     l->port_free = s->c + 1 + n;
     if (rq->op != MEM_OP_WRITEBACK) {
@@ -547,6 +642,10 @@ static void act_fill_line(void *ctx)
                 d[i] = f->data[i];
     }
     vm[0] = vm[1] = UINT64_MAX;
+    if (UNLIKELY(l->g != NULL)) { /* NOTE(l2-gtsc): a filled line starts at [mem_ts, mem_ts + lease] */
+        l->g->wts[li] = l->g->mem_ts;
+        l->g->rts[li] = gtsc_add(l, l->g->mem_ts, l->g->lease);
+    }
     bool dirty = l->dirty_res[li];
     l->dirty_res[li] = 0;
     mshr_close(&l->mshr, e);
@@ -555,7 +654,7 @@ static void act_fill_line(void *ctx)
         struct l2_pend *p = mshr_slot(&l->mshr, e, k);
         struct mem_req rq = p->u.req;
         p->no_reply = rq.op == MEM_OP_WRITEBACK;
-        bool wrote = apply(l, li, &rq, &p->u.rep);
+        bool wrote = apply(l, li, &rq, &p->u.rep, true);
         dirty |= wrote && !p->forwarded;
     }
     s->dirty = dirty;
@@ -895,6 +994,16 @@ void l2_stats_register(struct l2 *l, struct stats *s)
                   "writes to a missing or reserved line sent on to DRAM (l2.write_miss = fetch_write)");
     stats_counter(s, "l2", i, "dram_reads", &l->st.dram_reads, "line reads sent to DRAM");
     stats_counter(s, "l2", i, "fills", &l->st.fills, "lines filled from DRAM");
+    if (l->g) { /* coh.protocol = gtsc only (NOTE(l2-gtsc)) */
+        stats_counter(s, "l2", i, "gtsc_rd_fills", &l->g->st.rd_fills, "G-TSC reads answered with data (BusFill)");
+        stats_counter(s, "l2", i, "gtsc_rd_renewals", &l->g->st.rd_renewals,
+                      "G-TSC reads answered without data (BusRnw: lease renewed)");
+        stats_counter(s, "l2", i, "gtsc_stamps", &l->g->st.stamps, "G-TSC writes and atomics timestamped");
+        stats_counter(s, "l2", i, "gtsc_inval_acks", &l->g->st.inval_acks,
+                      "G-TSC write acks telling the writer to drop a possibly stale L1 copy");
+        stats_counter(s, "l2", i, "gtsc_mem_ts_raises", &l->g->st.mem_ts_raises, "G-TSC evictions that raised mem_ts");
+        stats_counter(s, "l2", i, "gtsc_mem_ts", &l->g->mem_ts_stat, "G-TSC mem_ts at the end (logical time)");
+    }
     stats_counter(s, "l2", i, "stall_input_full", &l->st.stall_input_full,
                   "L2 cycles a request leaving the ROP line found the input queue full");
     stats_counter(s, "l2", i, "stall_reply_full", &l->st.stall_reply_full,

@@ -154,6 +154,24 @@ struct l2_stats {
     struct stat_avg miss_lat;      /* L2 cycles from push to reply poppable, served at fill */
 };
 
+/* G-TSC state of a slice (coh.protocol = gtsc; spec coherence-gtsc.md 1.2,
+ * 2.3-2.6, NOTE(l2-gtsc) in l2.c). Timestamps are logical, 32-bit. */
+struct l2_gtsc {
+    uint32_t lease;       /* coh.gtsc_lease (logical time) */
+    int rd_extend;        /* coh.gtsc_rd_extend: enum coh_rd_extend */
+    uint32_t mem_ts;      /* largest rts of any line this slice evicted (initially 1) */
+    uint32_t *wts;        /* [n_lines] write timestamp of the line's current version */
+    uint32_t *rts;        /* [n_lines] end of the latest lease handed out for it */
+    struct {
+        uint64_t rd_fills;     /* reads answered with data (BusFill) */
+        uint64_t rd_renewals;  /* reads answered without data (BusRnw: the L1 holds this version) */
+        uint64_t stamps;       /* writes and atomics timestamped (st_ts = max(warp_ts, rts + 1)) */
+        uint64_t inval_acks;   /* write acks telling the writer to drop its L1 copy (OQ-5) */
+        uint64_t mem_ts_raises;/* evictions that raised mem_ts */
+    } st;
+    uint64_t mem_ts_stat;  /* mem_ts mirrored for the statistics (a uint64_t counter) */
+};
+
 /* Entry of the ROP line / input queue ring. */
 struct l2_in {
     struct mem_req req; /* the request */
@@ -200,6 +218,7 @@ struct l2_init_args {
     ta_set_fn set_fn;   /* set index of a line address; NULL = linear on the line number */
     void *set_ctx;      /* argument of set_fn */
     const struct mem_atomic_ops *atom; /* atomic semantics (sim/mem/atomic.h); NULL = no atomics expected */
+    const struct coh_cfg *coh;         /* coherence protocol (coh.*); NULL = none */
 };
 
 struct l2 {
@@ -216,6 +235,7 @@ struct l2 {
     int write_miss;        /* enum l2_write_miss */
     bool cache_stats;      /* l2.repl or l2.victim_tags not default: register the tag array's statistics */
     struct lastacc *loc;   /* l2.locality_stats: line -> last requesting SM, NULL = off */
+    struct l2_gtsc *g;     /* coh.protocol = gtsc: timestamps and leases; NULL = no coherence */
 
     /* cache state */
     struct coh_table coh;  /* the line protocol (noncoh_l2_fetch or _byte_mask, docs/coherence.md) */

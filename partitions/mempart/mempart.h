@@ -195,6 +195,7 @@ struct mempart_init_args {
     ps_t dram_period_ps;        /* DRAM clock period (ps) */
     struct mempart_store store; /* backing store of this partition's bytes */
     const struct mem_atomic_ops *atom; /* atomic semantics for the L2 slices (sim/mem/atomic.h) */
+    const struct coh_cfg *coh;  /* coherence protocol of the L2 slices (coh.*); NULL = none */
 };
 
 /* ------------------------------------------------------------------- API */

@@ -442,7 +442,8 @@ struct mpu_part *mpu_part_create(struct mpu_shared *sh, struct eng_ctx *ctx, uns
                                   sh->period_ps[MPU_DOM_L2],
                                   sh->period_ps[MPU_DOM_DRAM],
                                   {store_read, store_write, p},
-                                  sh->atom};
+                                  sh->atom,
+                                  sh->coh_cfg};
     mempart_init(&p->mp, sh->mp_cfg, sh->l2_cfg, sh->dram_cfg, &a);
     for (unsigned s = 0; s < MEMPART_SUBS; s++) {
         struct mpu_ep *e = &p->ep[s];

@@ -67,6 +67,7 @@ enum mpu_dom { MPU_DOM_DRAM, MPU_DOM_L2, MPU_DOM_ICNT, MPU_N_DOM };
 struct mpu_shared {
     const struct mempart_cfg *mp_cfg;  /* section l2_to_dram */
     const struct l2_cfg *l2_cfg;       /* section l2 */
+    const struct coh_cfg *coh_cfg;     /* section coh (NULL = no coherence) */
     const struct dram_cfg *dram_cfg;   /* section dram */
     const struct icnt_net_cfg *net_cfg;/* section icnt (network keys) */
     uint64_t seed;                     /* sim.seed (icnt.jitter's random streams) */

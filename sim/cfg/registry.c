@@ -16,7 +16,7 @@ const struct cfg_section *const cfg_sections[] = {
     &smem_cfg_section,       &smem_banks_cfg_section,                    /* smem.* */
     &dispatch_cfg_section,   &wsched_cfg_section, &rf_cfg_section,       &oc_cfg_section,
     &pipes_cfg_section,      &coalesce_cfg_section, &l1d_cfg_section,    &l1c_cfg_section,
-    &l1i_cfg_section,        &mem_cfg_section,
+    &l1i_cfg_section,        &mem_cfg_section,    &coh_cfg_section,
     &icnt_cfg_section,       &icnt_net_cfg_section,                      /* icnt.* */
     &l2_cfg_section,         &mempart_cfg_section, &dram_cfg_section,    &vm_cfg_section,
     &ptx_cfg_section,        /* ptx.*: kernel-time passes (sim/ptx/passes/kpass_cfg.c) */

@@ -20,6 +20,7 @@
 #include "sim/energy/energy.h"
 #include "sim/sm/lsu/coalesce.h"
 #include "sim/sm/lsu/l1d.h"
+#include "sim/mem/coh.h"
 #include "sim/sm/lsu/l1ro.h"
 #include "sim/sm/rf/opcoll.h"
 #include "sim/sm/exec/pipes.h"
@@ -50,6 +51,7 @@ struct sim_cfg {
     struct l1d_cfg l1d;
     struct l1ro_cfg l1c;
     struct l1ro_cfg l1i;
+    struct coh_cfg coh; /* coh.*: coherence protocol (sim/mem/coh_cfg.c) */
     struct l2_cfg l2;
     struct mempart_cfg l2_to_dram;
     struct dram_cfg dram;

@@ -310,6 +310,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     struct mpu_shared *sh = &g->msh;
     sh->mp_cfg = &cfg->l2_to_dram;
     sh->l2_cfg = &cfg->l2;
+    sh->coh_cfg = &cfg->coh;
     sh->dram_cfg = &cfg->dram;
     sh->net_cfg = &cfg->icnt_net;
     sh->seed = cfg->sim.seed;
@@ -333,6 +334,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     ss->cfg = cfg;
     ldst_params_defaults(&ss->lp);
     ss->lp.l1d = cfg->l1d;
+    ss->lp.l1d.coh = cfg->coh;
     ss->lp.l1c = cfg->l1c;
     ss->lp.coal = cfg->coalesce;
     ss->lp.coal.flit = cfg->icnt_net.flit; /* the SM copies the packet geometry (coalesce.h) */

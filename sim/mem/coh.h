@@ -36,7 +36,7 @@
 #include "sim/base/common.h"
 
 #define COH_MAX_STATES 8   /* states per protocol */
-#define COH_MAX_EVENTS 16  /* events per protocol */
+#define COH_MAX_EVENTS 24  /* events per protocol */
 #define COH_MAX_ACTIONS 32 /* action ids per protocol, id 0 (COH_END) included */
 #define COH_ROW_ACTIONS 6  /* actions per row */
 #define COH_NO_ROW 0xffu   /* dense-table cell of an undefined pair */
@@ -120,6 +120,33 @@ static inline unsigned coh_step(const struct coh_table *t, uint64_t addr, unsign
  * actions with their descriptions, and the transition rows. */
 void coh_print_md(const struct coh_proto *p, FILE *out);
 
+/* ------------------------------------------------------------- configuration */
+
+/* Section coh.* (sim/mem/coh_cfg.c, docs/coherence.md): which coherence
+ * protocol the L1Ds and L2 slices run. The SM and the memory partitions get
+ * a copy (l1d_cfg.coh, l2_init_args.coh); the consistency model on top is
+ * sched.max_outstanding_mem_per_warp (1 = SC) and the fences (RC). */
+enum coh_protocol {
+    COH_PROTO_NONE, /* non-coherent L1 (today's write-evict / write-through tables) */
+    COH_PROTO_GTSC, /* G-TSC logical-timestamp coherence (spec coherence-gtsc.md 2) */
+};
+
+enum coh_rd_extend {
+    COH_RD_TARDIS,    /* L2 read: rts = max(rts, wts + lease, warp_ts + lease) (spec OQ-1 proposal) */
+    COH_RD_MIN_COVER, /* L2 read: rts = max(rts, warp_ts) (ablation) */
+};
+
+struct coh_cfg {
+    int protocol;        /* coh.protocol: enum coh_protocol */
+    uint64_t gtsc_lease; /* coh.gtsc_lease: logical lease length (timestamp units) */
+    int gtsc_rd_extend;  /* coh.gtsc_rd_extend: enum coh_rd_extend */
+};
+
+struct cfg_section;
+extern const struct cfg_section coh_cfg_section;
+/* Built-in defaults (no coherence, lease 10, tardis). */
+void coh_cfg_defaults(struct coh_cfg *c);
+
 /* ------------------------------------------------------------- built-in protocols */
 
 /* The non-coherent L1D (sim/mem/coh_noncoh_l1.c, docs/coherence.md): today's
@@ -170,6 +197,67 @@ enum coh_l1_action {
 
 extern const struct coh_proto coh_noncoh_l1_we; /* l1d.write_policy global_we_local_wb (and l1d.enable = false) */
 extern const struct coh_proto coh_noncoh_l1_wt; /* l1d.write_policy global_wt_alloc_local_wb */
+
+/* The G-TSC L1D (sim/mem/coh_gtsc_l1.c, spec coherence-gtsc.md 1.3, 2.1,
+ * 2.2, 2.7-2.9; docs/coherence.md). States are derived by the L1D from the
+ * way, its lock count and the line's MSHR entry (NOTE(l1d-gtsc) in
+ * sim/sm/lsu/l1d_gtsc.c); the way's state byte is VALID for V and VP,
+ * RESERVED for L (a locked line is never a victim), MODIFIED for M. */
+enum coh_g1_state {
+    COH_G1_I,  /* not present, no MSHR entry */
+    COH_G1_IP, /* not present, a read outstanding (an open MSHR entry) */
+    COH_G1_VP, /* present (its lease may have expired), a read or renewal outstanding */
+    COH_G1_V,  /* present, nothing outstanding */
+    COH_G1_L,  /* present and locked: own stores await their acks (update visibility, spec 2.8) */
+    COH_G1_M,  /* present, dirty local data (private to a thread: no lease) */
+    COH_G1_N_STATES
+};
+
+enum coh_g1_event {
+    COH_G1_LOAD,         /* cached load the line cannot serve now (absent, lease expired, locked) */
+    COH_G1_LOAD_HIT,     /* cached load within the lease (warp_ts <= rts), or a local load of a present line */
+    COH_G1_STORE,        /* global store (write-through, no allocation) */
+    COH_G1_LOCAL_STORE,  /* local-memory store (write-back) */
+    COH_G1_ATOMIC,       /* atomic (at L2) */
+    COH_G1_FILL,         /* BusFill for the line's read */
+    COH_G1_FILL_NOWAY,   /* BusFill when every way of the set is locked: not installed */
+    COH_G1_RENEW,        /* BusRnw (lease extended, no data) */
+    COH_G1_WR_ACK,       /* BusWrAck of a store to a locked line, more stores pending */
+    COH_G1_WR_ACK_LAST,  /* BusWrAck of its last pending store */
+    COH_G1_WR_ACK_DROP,  /* the last BusWrAck when an ack said the copy may be stale (OQ-5) */
+    COH_G1_SERVE,        /* the line's lease (or fill) now covers every waiting load */
+    COH_G1_SERVE_PART,   /* it covers some waiting loads (or none): the rest need a renewal */
+    COH_G1_REPLACE,      /* the way is the victim of a new line */
+    COH_G1_INV_ALL,      /* kernel launch */
+    COH_G1_FLUSH,        /* kernel end: write back dirty local data */
+    COH_G1_N_EVENTS
+};
+
+enum coh_g1_action {
+    COH_G1A_END = COH_END,
+    COH_G1A_TOUCH,        /* a use for the replacement policy */
+    COH_G1A_HIT_DONE,     /* queue the hit completion; warp_ts = max(warp_ts, wts) */
+    COH_G1A_OPEN_READ,    /* open an MSHR entry for the line */
+    COH_G1A_SEND_READ,    /* queue BusRd{wts of the copy or 0, warp_ts} */
+    COH_G1A_ADD_WAITER,   /* add the load (with its warp_ts) to the entry */
+    COH_G1A_WAIT_UNLOCK,  /* add the load to the line's blocked entry (opened if none) */
+    COH_G1A_WRITE_DATA,   /* write the store's bytes into the line */
+    COH_G1A_LOCK,         /* one more own store pending on the line */
+    COH_G1A_SEND_WRITE,   /* queue BusWr{warp_ts, l1_wts, bytes} */
+    COH_G1A_SEND_ATOMIC,  /* queue the atomic with warp_ts */
+    COH_G1A_EVICT,        /* drop the line */
+    COH_G1A_WRITEBACK,    /* queue a write-back of the dirty local line */
+    COH_G1A_FILL_LINE,    /* install the fill in a victim way with its lease */
+    COH_G1A_UPDATE_LINE,  /* overwrite the present copy with the fill's bytes and lease */
+    COH_G1A_EXTEND_LEASE, /* rts = max(rts, the renewal's rts) */
+    COH_G1A_ACK_LEASE,    /* one store acked: keep the newest lease; note a stale flag */
+    COH_G1A_UNLOCK,       /* the last store acked: the line is readable again */
+    COH_G1A_SERVE,        /* complete every waiting load the lease covers (warp_ts raised) */
+    COH_G1A_RELEASE_MSHR, /* free the entry */
+    COH_G1A_N_ACTIONS
+};
+
+extern const struct coh_proto coh_gtsc_l1; /* coh.protocol = gtsc */
 
 /* The non-coherent L2 slice (sim/mem/coh_noncoh_l2.c): the point of
  * coherence for its addresses, non-inclusive, write-back. States are

@@ -68,6 +68,10 @@ enum mem_space {
 /* mem_req.flags */
 #define MEM_F_NO_ROP 0x01u /* texture request: skips the ROP delay line (spec 2.8 point 1) */
 
+/* mem_reply.cflags (coherence) */
+#define MEM_RF_RENEW 0x01u /* G-TSC BusRnw: the lease was extended, no data (size 0) */
+#define MEM_RF_INVAL 0x02u /* G-TSC BusWrAck: the writer's L1 copy may hold stale bytes, drop it (OQ-5) */
+
 /* mem_atom.flags */
 #define MEM_ATOM_FTZ 0x01u /* flush f32 subnormals (atom.global.add.f32), as fpu_atomic's ftz */
 
@@ -77,6 +81,7 @@ struct mem_atom {
     uint8_t n_lanes; /* lanes carried: slots 0 .. n_lanes-1, in lane order */
     uint8_t flags;   /* MEM_ATOM_* */
     uint8_t off[MEM_MAX_LANES]; /* bytes: element offset of slot k inside the line */
+    uint32_t warp_ts; /* G-TSC: the requesting warp's logical time (coh.protocol = gtsc; else 0) */
 };
 
 /* NOTE(memreq-layout): a request is a 32-byte header (what every kind has:
@@ -91,6 +96,17 @@ struct mem_body_ts {
     uint64_t ts;    /* a timestamp (logical time of a coherence or race-check message) */
     uint32_t lease; /* a lease length */
     uint32_t aux;   /* kind-specific */
+};
+
+/* G-TSC fields of a read or write (spec coherence-gtsc.md 1.5, BusRd /
+ * BusWr): the mask stays where a plain write has it (union member `mask`
+ * aliases coh.mask), the timestamps follow it. An atomic carries its
+ * warp_ts in mem_atom.warp_ts. Unused (and not set) without coherence. */
+struct mem_body_coh {
+    uint64_t mask[2]; /* write: the byte mask (same bytes as mem_req.mask) */
+    uint32_t warp_ts; /* the requesting warp's logical time */
+    uint32_t l1_wts;  /* read: wts of the L1's copy (0 = none: a fill is needed);
+                         write: wts of the writer's L1 copy (0 = none), spec OQ-5 */
 };
 
 struct mem_req {
@@ -111,6 +127,7 @@ struct mem_req {
         uint64_t mask[2];     /* write/writeback: bit i = line byte i is written (bits 0-63 in [0]) */
         struct mem_atom atom; /* MEM_OP_ATOMIC only */
         struct mem_body_ts ts;/* timestamped kinds */
+        struct mem_body_coh coh; /* reads and writes under a timestamp protocol */
     };
     uint8_t data[MEM_LINE_BYTES]; /* write: bytes at line offsets; atomic: packed operands */
 };
@@ -122,7 +139,11 @@ struct mem_reply {
     uint8_t op;     /* the request's op */
     uint8_t size;   /* bytes of payload (read: request size; atomic: request size; write ack: 0) */
     uint8_t n_lanes;/* atomic: old values carried */
-    uint8_t pad_[7];
+    uint8_t cflags; /* MEM_RF_* (coherence) */
+    uint16_t warp;  /* the request's warp (coherence: whose warp_ts the reply raises) */
+    uint32_t wts;   /* G-TSC: the line's write timestamp (read, write ack, atomic) */
+    uint32_t rts;   /* G-TSC: the end of the lease handed out */
+    uint32_t pad_;
     uint8_t data[MEM_LINE_BYTES]; /* read: the whole line at line offsets; atomic: old value of
                                      slot k at data[k * es]; timestamped kinds: struct mem_body_ts
                                      at data[0] */

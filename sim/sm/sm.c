@@ -377,10 +377,15 @@ static void follow_pc(struct sm *s, uint32_t w)
  * the mirror: it runs for every warp every cycle). */
 static void refresh_cta(struct sm *s, uint32_t slot)
 {
+    bool released = false;
     for (uint32_t i = 0; i < wpc(s); i++) {
-        s->w_st[slot * wpc(s) + i] = (uint8_t)func_sm_warp_state(s->fx, slot, i);
+        uint8_t st = (uint8_t)func_sm_warp_state(s->fx, slot, i);
+        released |= s->w_st[slot * wpc(s) + i] == FUNC_W_BAR && st != FUNC_W_BAR;
+        s->w_st[slot * wpc(s) + i] = st;
         warp_touch(s, slot * wpc(s) + i);
     }
+    if (released && l1d_coherent(&s->ldst.l1d)) /* G-TSC: NOTE(gtsc-sync) in l1d_gtsc.c */
+        l1d_gtsc_barrier(&s->ldst.l1d, slot * wpc(s), wpc(s));
 }
 
 static uint32_t port_issue(void *ctx, uint32_t w)
@@ -471,7 +476,10 @@ static void take_events(struct sm *s)
     while ((n = func_sm_take_events(s->fx, s->ev, s->sh->max_warps)) > 0)
         for (uint32_t i = 0; i < n; i++) {
             uint32_t w = s->ev[i];
+            uint8_t old = s->w_st[w];
             s->w_st[w] = (uint8_t)func_sm_warp_state(s->fx, w / wpc(s), w % wpc(s));
+            if (old == FUNC_W_BAR && s->w_st[w] != FUNC_W_BAR && l1d_coherent(&s->ldst.l1d))
+                l1d_gtsc_barrier(&s->ldst.l1d, w - w % wpc(s), wpc(s)); /* NOTE(gtsc-sync) in l1d_gtsc.c */
             warp_touch(s, w);
             if (s->w_st[w] == FUNC_W_DONE)
                 warp_gone(s, w);

@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/sm/lsu/l1d_internal.h"
 #include "sim/sm/lsu/l1d_perfect.h"
 
 /* ------------------------------------------------------------- set index */
@@ -133,6 +134,8 @@ void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
         l->ps = xcalloc(1, sizeof *l->ps);
         l1d_ps_init(l->ps, l->line);
     }
+    if (cfg->coh.protocol == COH_PROTO_GTSC && l->enabled) /* its own table and paths (l1d_gtsc.c) */
+        l1d_gtsc_init(l, cfg);
 }
 
 void l1d_fini(struct l1d *l)
@@ -146,6 +149,7 @@ void l1d_fini(struct l1d *l)
         l1d_ps_fini(l->ps);
         free(l->ps);
     }
+    l1d_gtsc_fini(l);
     ta_fini(&l->tags);
     mshr_fini(&l->mshr);
     free(l->data);
@@ -162,13 +166,6 @@ void l1d_fini(struct l1d *l)
 }
 
 /* ------------------------------------------------------------- event hook */
-
-/* Per-line metadata when the hook is on: the inserting warp. */
-static inline void set_inserter(struct l1d *l, uint32_t li, uint16_t warp)
-{
-    if (l->ev_fn)
-        memcpy(ta_meta(&l->tags, li), &warp, sizeof warp);
-}
 
 static void on_evict(void *ctx, const struct ta_evict *ev)
 {
@@ -197,9 +194,7 @@ void l1d_set_event_hook(struct l1d *l, l1d_event_fn fn, void *ctx)
 
 /* ------------------------------------------------------------- helpers */
 
-static uint8_t *line_data(struct l1d *l, uint32_t li) { return l->data + (uint64_t)li * l->line; }
-
-static struct mem_req *mq_push(struct l1d *l, uint8_t op, uint64_t addr, uint32_t id, uint8_t size, cycle_t cycle)
+struct mem_req *l1d_mq_push(struct l1d *l, uint8_t op, uint64_t addr, uint32_t id, uint8_t size, cycle_t cycle)
 {
     struct mem_req *r = reqq_push(&l->mq, cycle + 1);
     r->addr = addr;
@@ -215,22 +210,15 @@ static struct mem_req *mq_push(struct l1d *l, uint8_t op, uint64_t addr, uint32_
 }
 
 /* Queue the write-back of MODIFIED line li (the caller checked room). */
-static void writeback_line(struct l1d *l, uint32_t li, cycle_t cycle)
+void l1d_writeback_line(struct l1d *l, uint32_t li, cycle_t cycle)
 {
-    struct mem_req *r = mq_push(l, MEM_OP_WRITEBACK, ta_tag_of(&l->tags, li), 0, (uint8_t)l->line, cycle);
+    struct mem_req *r = l1d_mq_push(l, MEM_OP_WRITEBACK, ta_tag_of(&l->tags, li), 0, (uint8_t)l->line, cycle);
     r->mask[0] = r->mask[1] = UINT64_MAX;
-    memcpy(r->data, line_data(l, li), l->line);
+    memcpy(r->data, l1d_line_data(l, li), l->line);
     l->st.writebacks++;
 }
 
-static void write_bytes(uint8_t *dst, const uint8_t *src, const uint64_t mask[2])
-{
-    for (uint32_t i = 0; i < MEM_LINE_BYTES; i++)
-        if (mem_mask_test(mask, i))
-            dst[i] = src[i];
-}
-
-static void push_hit_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind, const uint8_t *data,
+void l1d_push_hit_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind, const uint8_t *data,
                           cycle_t cycle)
 {
     struct l1d_dq *q = &l->hq[idx_ring_push(&l->hq_r)];
@@ -247,7 +235,7 @@ static void push_hit_done(struct l1d *l, uint64_t line_addr, uint32_t token, uin
     q->ready = cycle + l->hit_lat;
 }
 
-static enum l1d_result fail(struct l1d *l, enum l1d_rf_cause c, enum l1d_rf_cause *out)
+enum l1d_result l1d_fail(struct l1d *l, enum l1d_rf_cause c, enum l1d_rf_cause *out)
 {
     l->st.rf[c]++;
     if (out)
@@ -300,7 +288,7 @@ static void replace_way(struct l1d *l, int32_t v, cycle_t cycle)
                          .victim = -1};
     enum ta_state st = ta_state_of(&l->tags, (uint32_t)v);
     if (UNLIKELY(l->ps != NULL) && st >= TA_VALID) /* NOTE(l1d-perfect): keep the replaced line */
-        l1d_ps_put(l->ps, r.line, line_data(l, (uint32_t)v));
+        l1d_ps_put(l->ps, r.line, l1d_line_data(l, (uint32_t)v));
     l1_step(&r, st, COH_L1_REPLACE);
 }
 
@@ -315,9 +303,9 @@ static void act_hit_done(void *ctx)
     struct l1d_step *s = ctx;
     struct l1d *l = s->l;
     if (s->a->txn.op == COAL_LOAD)
-        push_hit_done(l, s->line, s->a->token, L1D_DONE_LOAD, line_data(l, (uint32_t)s->li), s->cycle);
+        l1d_push_hit_done(l, s->line, s->a->token, L1D_DONE_LOAD, l1d_line_data(l, (uint32_t)s->li), s->cycle);
     else
-        push_hit_done(l, s->line, s->a->token, L1D_DONE_STORE, NULL, s->cycle);
+        l1d_push_hit_done(l, s->line, s->a->token, L1D_DONE_STORE, NULL, s->cycle);
 }
 
 static void act_open_mshr(void *ctx)
@@ -332,7 +320,7 @@ static void act_open_mshr(void *ctx)
     l->mshr_t[e] = s->cycle;
     l->mshr_warp[e] = l->cur_warp;
     l->mshr_cta[e] = l->cur_cta;
-    mq_push(l, MEM_OP_READ, s->line, L1D_ID_FILL | (uint32_t)e, (uint8_t)l->line, s->cycle);
+    l1d_mq_push(l, MEM_OP_READ, s->line, L1D_ID_FILL | (uint32_t)e, (uint8_t)l->line, s->cycle);
     s->e = e;
 }
 
@@ -345,7 +333,7 @@ static void act_reserve_way(void *ctx)
     /* the dirty victim's write-back goes right behind the read */
     replace_way(l, s->victim, s->cycle);
     ta_install(&l->tags, (uint32_t)s->victim, s->line, TA_RESERVED);
-    set_inserter(l, (uint32_t)s->victim, l->cur_warp);
+    l1d_set_inserter(l, (uint32_t)s->victim, l->cur_warp);
     s->li = s->victim;
 }
 
@@ -363,10 +351,10 @@ static void act_send_write(void *ctx)
     struct l1d_step *s = ctx;
     const struct coal_txn *t = &s->a->txn;
     struct mem_req *r =
-        mq_push(s->l, MEM_OP_WRITE, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
+        l1d_mq_push(s->l, MEM_OP_WRITE, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
     r->mask[0] = t->bytes[0];
     r->mask[1] = t->bytes[1];
-    write_bytes(r->data, s->a->data, t->bytes);
+    l1d_write_bytes(r->data, s->a->data, t->bytes);
 }
 
 static void act_send_atomic(void *ctx)
@@ -374,7 +362,7 @@ static void act_send_atomic(void *ctx)
     struct l1d_step *s = ctx;
     const struct coal_txn *t = &s->a->txn;
     struct mem_req *r =
-        mq_push(s->l, MEM_OP_ATOMIC, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
+        l1d_mq_push(s->l, MEM_OP_ATOMIC, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
     r->atom = s->a->atom;
     memcpy(r->data, s->a->data, MEM_LINE_BYTES);
 }
@@ -382,14 +370,14 @@ static void act_send_atomic(void *ctx)
 static void act_write_data(void *ctx)
 {
     struct l1d_step *s = ctx;
-    write_bytes(line_data(s->l, (uint32_t)s->li), s->a->data, s->a->txn.bytes);
+    l1d_write_bytes(l1d_line_data(s->l, (uint32_t)s->li), s->a->data, s->a->txn.bytes);
 }
 
 static void act_evict(void *ctx)
 {
     struct l1d_step *s = ctx;
     if (UNLIKELY(s->l->ps != NULL) && s->a->txn.op == COAL_STORE) /* NOTE(l1d-perfect): the store updates it */
-        l1d_ps_put(s->l->ps, s->line, line_data(s->l, (uint32_t)s->li));
+        l1d_ps_put(s->l->ps, s->line, l1d_line_data(s->l, (uint32_t)s->li));
     ta_invalidate(&s->l->tags, (uint32_t)s->li);
     s->l->st.evictions++;
     s->li = -1;
@@ -398,7 +386,7 @@ static void act_evict(void *ctx)
 static void act_writeback(void *ctx)
 {
     struct l1d_step *s = ctx;
-    writeback_line(s->l, (uint32_t)s->li, s->cycle);
+    l1d_writeback_line(s->l, (uint32_t)s->li, s->cycle);
 }
 
 static void act_mark_stale(void *ctx)
@@ -422,20 +410,17 @@ static void act_fill_line(void *ctx)
         uint32_t li = (uint32_t)s->li;
         SIM_ASSERT(s->li >= 0 && ta_state_of(&l->tags, li) == TA_RESERVED && ta_tag_of(&l->tags, li) == s->line,
                    "l1d[%d]: reserved line of MSHR entry %d lost", l->sm_id, s->e);
-        memcpy(line_data(l, li), s->rep->data, l->line);
+        memcpy(l1d_line_data(l, li), s->rep->data, l->line);
         return;
     }
     /* on_fill: the victim was chosen (and its write-back room checked) before the step */
     uint32_t v = (uint32_t)s->victim;
     replace_way(l, s->victim, s->cycle);
     ta_install(&l->tags, v, s->line, TA_VALID);
-    set_inserter(l, v, l->mshr_warp[s->e]);
-    memcpy(line_data(l, v), s->rep->data, l->line);
+    l1d_set_inserter(l, v, l->mshr_warp[s->e]);
+    memcpy(l1d_line_data(l, v), s->rep->data, l->line);
     s->li = s->victim;
 }
-
-static struct l1d_done *push_fill_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind,
-                                       uint8_t src, uint64_t t_acc, cycle_t cycle);
 
 static void act_complete(void *ctx)
 {
@@ -444,7 +429,7 @@ static void act_complete(void *ctx)
     uint32_t e = (uint32_t)s->e, n = mshr_count(&l->mshr, e);
     for (uint32_t k = 0; k < n; k++) {
         const struct l1d_pend *p = mshr_slot(&l->mshr, e, k);
-        struct l1d_done *d = push_fill_done(l, s->line, p->token, L1D_DONE_LOAD, L1D_SRC_FILL, p->t_acc, s->cycle);
+        struct l1d_done *d = l1d_push_fill_done(l, s->line, p->token, L1D_DONE_LOAD, L1D_SRC_FILL, p->t_acc, s->cycle);
         memcpy(d->data, s->rep->data, MEM_LINE_BYTES);
         stat_avg_add(&l->st.miss_lat, s->cycle - p->t_acc);
     }
@@ -501,8 +486,8 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, cycle
     uint64_t line = t->line_addr;
     if (t->l1_bypass) { /* no lookup, no line state: not a protocol event */
         if (reqq_free(&l->mq) < 1)
-            return fail(l, L1D_RF_MISS_QUEUE, cause);
-        mq_push(l, MEM_OP_READ, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
+            return l1d_fail(l, L1D_RF_MISS_QUEUE, cause);
+        l1d_mq_push(l, MEM_OP_READ, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
         l->st.loads++;
         l->st.bypass_loads++;
         return L1D_SENT;
@@ -511,7 +496,7 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, cycle
                          .victim = -1};
     if (s.li >= 0 && ta_state_of(&l->tags, (uint32_t)s.li) != TA_RESERVED) { /* V or M: hit */
         if (idx_ring_full(&l->hq_r))
-            return fail(l, L1D_RF_DONE_FULL, cause);
+            return l1d_fail(l, L1D_RF_DONE_FULL, cause);
         l1_step(&s, ta_state_of(&l->tags, (uint32_t)s.li), COH_L1_LOAD);
         l->st.loads++;
         l->st.load_hits++;
@@ -521,8 +506,8 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, cycle
         const uint8_t *d = l1d_ps_find(l->ps, line);
         if (d) {
             if (idx_ring_full(&l->hq_r))
-                return fail(l, L1D_RF_DONE_FULL, cause);
-            push_hit_done(l, line, a->token, L1D_DONE_LOAD, d, cycle);
+                return l1d_fail(l, L1D_RF_DONE_FULL, cause);
+            l1d_push_hit_done(l, line, a->token, L1D_DONE_LOAD, d, cycle);
             l->st.loads++;
             l->st.load_hits++;
             l->st.perfect_hits++;
@@ -532,9 +517,9 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, cycle
     s.e = mshr_lookup(&l->mshr, line);
     if (s.e >= 0) { /* R: merge */
         if (l->mshr_stale[s.e])
-            return fail(l, L1D_RF_STALE, cause);
+            return l1d_fail(l, L1D_RF_STALE, cause);
         if (!mshr_can_merge(&l->mshr, (uint32_t)s.e))
-            return fail(l, L1D_RF_MERGE_LIMIT, cause);
+            return l1d_fail(l, L1D_RF_MERGE_LIMIT, cause);
         l1_step(&s, COH_L1_R, COH_L1_LOAD);
         l->st.loads++;
         l->st.mshr_merges++;
@@ -543,13 +528,13 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, cycle
     SIM_ASSERT(s.li < 0, "l1d[%d]: line 0x%llx RESERVED without an open MSHR entry", l->sm_id,
                (unsigned long long)line);
     if (mshr_full(&l->mshr))
-        return fail(l, L1D_RF_MSHR_FULL, cause);
+        return l1d_fail(l, L1D_RF_MSHR_FULL, cause);
     if (reqq_free(&l->mq) < 2)
-        return fail(l, L1D_RF_MISS_QUEUE, cause);
+        return l1d_fail(l, L1D_RF_MISS_QUEUE, cause);
     if (l->alloc == L1D_ALLOC_ON_MISS) {
         s.victim = ta_victim(&l->tags, ta_set_of(&l->tags, line));
         if (s.victim < 0)
-            return fail(l, L1D_RF_SET_RESERVED, cause);
+            return l1d_fail(l, L1D_RF_SET_RESERVED, cause);
     }
     l1_step(&s, COH_L1_I, COH_L1_LOAD);
     l->st.loads++;
@@ -569,12 +554,12 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, cycl
         uint8_t *d = l1d_ps_find(l->ps, line);
         if (d) { /* a hit in the side store: update the copy, write through */
             if (reqq_free(&l->mq) < 1)
-                return fail(l, L1D_RF_MISS_QUEUE, cause);
-            struct mem_req *r = mq_push(l, MEM_OP_WRITE, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
+                return l1d_fail(l, L1D_RF_MISS_QUEUE, cause);
+            struct mem_req *r = l1d_mq_push(l, MEM_OP_WRITE, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
             r->mask[0] = t->bytes[0];
             r->mask[1] = t->bytes[1];
-            write_bytes(r->data, a->data, t->bytes);
-            write_bytes(d, a->data, t->bytes);
+            l1d_write_bytes(r->data, a->data, t->bytes);
+            l1d_write_bytes(d, a->data, t->bytes);
             l->st.stores++;
             l->st.store_hits++;
             return L1D_SENT;
@@ -583,32 +568,32 @@ static enum l1d_result access_store(struct l1d *l, const struct l1d_acc *a, cycl
     /* resources, by the row the step will take */
     if (a->is_local && hit) { /* LocalStore in V/M: the line absorbs it */
         if (idx_ring_full(&l->hq_r))
-            return fail(l, L1D_RF_DONE_FULL, cause);
+            return l1d_fail(l, L1D_RF_DONE_FULL, cause);
     } else if (!a->is_local && l->coh.p == &coh_noncoh_l1_wt && st != COH_L1_R) {
         if (hit) { /* write-through hit */
             if (reqq_free(&l->mq) < 1)
-                return fail(l, L1D_RF_MISS_QUEUE, cause);
+                return l1d_fail(l, L1D_RF_MISS_QUEUE, cause);
         } else { /* write-through write miss: write, then allocate and read the line */
             if (mshr_full(&l->mshr))
-                return fail(l, L1D_RF_MSHR_FULL, cause);
+                return l1d_fail(l, L1D_RF_MSHR_FULL, cause);
             if (reqq_free(&l->mq) < 3)
-                return fail(l, L1D_RF_MISS_QUEUE, cause);
+                return l1d_fail(l, L1D_RF_MISS_QUEUE, cause);
             if (l->alloc == L1D_ALLOC_ON_MISS) {
                 s.victim = ta_victim(&l->tags, ta_set_of(&l->tags, line));
                 if (s.victim < 0)
-                    return fail(l, L1D_RF_SET_RESERVED, cause);
+                    return l1d_fail(l, L1D_RF_SET_RESERVED, cause);
             }
             l->st.store_allocs++;
         }
     } else { /* the write goes to L2 without allocating; a dirty line is written back first */
         if (reqq_free(&l->mq) < 1u + (st == COH_L1_M ? 1u : 0u))
-            return fail(l, L1D_RF_MISS_QUEUE, cause);
+            return l1d_fail(l, L1D_RF_MISS_QUEUE, cause);
     }
     l1_step(&s, st, a->is_local ? COH_L1_LOCAL_STORE : COH_L1_STORE);
     if (UNLIKELY(l->ps != NULL)) { /* a copy the store evicted takes its bytes */
         uint8_t *d = l1d_ps_find(l->ps, line);
         if (d)
-            write_bytes(d, a->data, t->bytes);
+            l1d_write_bytes(d, a->data, t->bytes);
     }
     l->st.stores++;
     if (hit)
@@ -625,7 +610,7 @@ static enum l1d_result access_atomic(struct l1d *l, const struct l1d_acc *a, cyc
                          .e = mshr_lookup(&l->mshr, line), .victim = -1};
     unsigned st = l1_state(l, s.li, s.e);
     if (reqq_free(&l->mq) < 1u + (st == COH_L1_M ? 1u : 0u))
-        return fail(l, L1D_RF_MISS_QUEUE, cause);
+        return l1d_fail(l, L1D_RF_MISS_QUEUE, cause);
     if (UNLIKELY(l->ps != NULL)) /* NOTE(l1d-perfect): the result is made at L2 */
         l1d_ps_remove(l->ps, line);
     l1_step(&s, st, COH_L1_ATOMIC); /* spec 2.6 Atomics: evict a valid L1 copy [proposal] */
@@ -653,7 +638,7 @@ static void loc_classify(struct l1d *l, const struct l1d_acc *a, bool hit)
 enum l1d_result l1d_access(struct l1d *l, const struct l1d_acc *a, cycle_t cycle, enum l1d_rf_cause *cause)
 {
     if (l->last_acc == cycle + 1)
-        return fail(l, L1D_RF_PORT, cause);
+        return l1d_fail(l, L1D_RF_PORT, cause);
     const struct coal_txn *t = &a->txn;
     SIM_ASSERT(mem_line_off(t->line_addr) == 0, "l1d[%d]: unaligned line 0x%llx", l->sm_id,
                (unsigned long long)t->line_addr);
@@ -662,11 +647,15 @@ enum l1d_result l1d_access(struct l1d *l, const struct l1d_acc *a, cycle_t cycle
     l->cur_warp = a->warp;
     l->cur_cta = a->cta;
     l->cur_space = a->is_local ? MEM_SPACE_LOCAL : MEM_SPACE_GLOBAL;
-    switch (t->op) {
-    case COAL_LOAD: r = access_load(l, a, cycle, cause); break;
-    case COAL_STORE: r = access_store(l, a, cycle, cause); break;
-    case COAL_ATOMIC: r = access_atomic(l, a, cycle, cause); break;
-    default: sim_panic("l1d[%d]: bad op %u", l->sm_id, t->op);
+    if (UNLIKELY(l->g != NULL)) {
+        r = l1d_gtsc_access(l, a, cycle, cause);
+    } else {
+        switch (t->op) {
+        case COAL_LOAD: r = access_load(l, a, cycle, cause); break;
+        case COAL_STORE: r = access_store(l, a, cycle, cause); break;
+        case COAL_ATOMIC: r = access_atomic(l, a, cycle, cause); break;
+        default: sim_panic("l1d[%d]: bad op %u", l->sm_id, t->op);
+        }
     }
     l->cur_warp = MEM_WARP_NONE;
     l->cur_cta = MEM_CTA_NONE;
@@ -733,7 +722,7 @@ bool l1d_pop_done(struct l1d *l, struct l1d_done *out, cycle_t cycle)
 
 /* ------------------------------------------------------------- tick */
 
-static struct l1d_done *push_fill_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind,
+struct l1d_done *l1d_push_fill_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind,
                                        uint8_t src, uint64_t t_acc, cycle_t cycle)
 {
     struct l1d_dq *q = &l->fq[idx_ring_push(&l->fq_r)];
@@ -750,6 +739,8 @@ static struct l1d_done *push_fill_done(struct l1d *l, uint64_t line_addr, uint32
 /* Process the head reply; false when it must wait (nothing changed). */
 static bool process_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
 {
+    if (UNLIKELY(l->g != NULL))
+        return l1d_gtsc_reply(l, rep, cycle);
     if (rep->op == MEM_OP_READ && (rep->id & L1D_ID_FILL)) {
         uint32_t e = rep->id & ~L1D_ID_FILL;
         SIM_ASSERT(e < l->mshr.n_entries && l->mshr.state[e] == MSHR_OPEN &&
@@ -784,7 +775,7 @@ static bool process_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cy
                "l1d[%d]: reply with op %u", l->sm_id, rep->op);
     /* Pass-through replies carry no access time; latency is left 0 (the
      * LD/ST unit that issued the token measures it). */
-    struct l1d_done *d = push_fill_done(l, mem_line_of(rep->addr), rep->id, kind, L1D_SRC_L2, cycle, cycle);
+    struct l1d_done *d = l1d_push_fill_done(l, mem_line_of(rep->addr), rep->id, kind, L1D_SRC_L2, cycle, cycle);
     d->n_lanes = rep->n_lanes;
     if (kind != L1D_DONE_STORE)
         memcpy(d->data, rep->data, MEM_LINE_BYTES);
@@ -821,6 +812,10 @@ uint64_t l1d_tick(struct l1d *l, cycle_t cycle)
     while (l->flush_pos < n_lines && !reqq_full(&l->mq)) {
         uint32_t li = l->flush_pos++;
         if (ta_state_of(&l->tags, li) == TA_MODIFIED) { /* I, V: no-op rows, not stepped */
+            if (UNLIKELY(l->g != NULL)) {
+                l1d_gtsc_flush_line(l, li, cycle);
+                break;
+            }
             struct l1d_step s = {.l = l, .line = ta_tag_of(&l->tags, li), .cycle = cycle, .li = (int32_t)li,
                                  .e = -1, .victim = -1};
             l1_step(&s, COH_L1_M, COH_L1_FLUSH);
@@ -842,6 +837,7 @@ uint64_t l1d_tick(struct l1d *l, cycle_t cycle)
 
 void l1d_invalidate_clean(struct l1d *l, cycle_t cycle)
 {
+    SIM_ASSERT(l->g == NULL, "l1d[%d]: acquire invalidation of a coherent L1D (ldst must skip it)", l->sm_id);
     /* Lines in V or M step here; R is stepped per open MSHR entry below (with
      * allocate-on-fill it has no way). */
     uint32_t n = ta_n_lines(&l->tags);
@@ -870,9 +866,13 @@ void l1d_invalidate_all(struct l1d *l)
     /* Per-line steps check every line against the table (M, a dirty line that
      * kernel end did not flush, has no InvAll row and panics); the rows' I is
      * then reached by one bulk invalidation (TA_EV_FLUSH accounting). */
-    for (uint32_t i = 0; i < ta_n_lines(&l->tags); i++) {
-        struct l1d_step s = {.l = l, .line = ta_tag_of(&l->tags, i), .li = -1, .e = -1, .victim = -1};
-        l1_step(&s, ta_state_of(&l->tags, i), COH_L1_INV_ALL);
+    if (UNLIKELY(l->g != NULL)) {
+        l1d_gtsc_invalidate_all(l); /* on its own table; every warp_ts back to 1 */
+    } else {
+        for (uint32_t i = 0; i < ta_n_lines(&l->tags); i++) {
+            struct l1d_step s = {.l = l, .line = ta_tag_of(&l->tags, i), .li = -1, .e = -1, .victim = -1};
+            l1_step(&s, ta_state_of(&l->tags, i), COH_L1_INV_ALL);
+        }
     }
     ta_invalidate_all(&l->tags);
     if (l->ps)
@@ -942,6 +942,8 @@ void l1d_stats_register(struct l1d *l, struct stats *s)
     stats_avg(s, g, i, "miss_latency", &l->st.miss_lat, "core cycles from access to completion, loads served by a fill");
     if (l->cache_stats) /* only when not default, so the default output is unchanged */
         ta_stats_register(&l->tags, s, g, i);
+    if (l->g) /* coh.protocol = gtsc only */
+        l1d_gtsc_stats_register(l, s);
     if (l->ps) /* l1d.perfect only, so the default output is unchanged */
         stats_counter(s, g, i, "perfect_hits", &l->st.perfect_hits,
                       "l1d.perfect: loads served from the side store of lines the tag array no longer holds");

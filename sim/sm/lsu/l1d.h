@@ -112,6 +112,7 @@ struct l1d_cfg {
     uint64_t victim_tags_assoc; /* l1d.victim_tags_assoc (ways per victim-tag set; 0 = fully associative) */
     bool perfect;               /* l1d.perfect: contention-free L1D (NOTE(l1d-perfect) in l1d.c, docs/knobs.md) */
     bool locality_stats;        /* l1d.locality_stats: classify loads by last accessor (docs/vws.md) */
+    struct coh_cfg coh;         /* the coh.* section, copied in by the GPU model (no l1d key) */
 };
 
 extern const struct cfg_section l1d_cfg_section;
@@ -244,8 +245,36 @@ struct l1d_dq {
 /* MSHR request slot: one merged load. */
 struct l1d_pend {
     uint32_t token;  /* caller's token */
-    uint32_t pad_;
+    uint32_t ts;     /* G-TSC: the warp's warp_ts at the access (its load's logical time) */
     uint64_t t_acc;  /* cycle of the access */
+    uint16_t warp;   /* G-TSC: the loading warp */
+    uint16_t pad_[3];
+};
+
+#define L1D_GTSC_WARPS 64 /* warp slots with a warp_ts register (LDST_MAX_WARPS) */
+
+/* G-TSC state of the L1D (coh.protocol = gtsc; NOTE(l1d-gtsc) in
+ * l1d_gtsc.c). Timestamps are logical, 32-bit, copies of L2's. */
+struct l1d_gtsc {
+    uint32_t *wts;      /* [n_lines] write timestamp of the copy's version */
+    uint32_t *rts;      /* [n_lines] end of the copy's lease */
+    uint16_t *pend;     /* [n_lines] own stores awaiting BusWrAck (locked while > 0) */
+    uint8_t *stale;     /* [n_lines] an ack flagged the copy as possibly stale (dropped at unlock) */
+    uint8_t *blocked;   /* [mshr entries] 1 = loads wait for a locked line's acks, no read outstanding */
+    uint32_t warp_ts[L1D_GTSC_WARPS]; /* per warp slot: logical time of its last memory operation */
+    struct {
+        uint64_t lease_misses;  /* loads that found the tag but an expired lease (coherence misses) */
+        uint64_t blocked_loads; /* loads that waited for a locked line (update visibility) */
+        uint64_t renewals_sent; /* BusRd sent for a present copy (wts != 0) */
+        uint64_t rnw_recv;      /* BusRnw received (lease renewed without data) */
+        uint64_t renew_lost;    /* BusRnw for a copy evicted meanwhile (re-requested, OQ-6) */
+        uint64_t fills_noway;   /* fills not installed: every way of the set locked */
+        uint64_t store_locks;   /* stores that locked a present copy */
+        uint64_t stale_drops;   /* copies dropped at unlock on an invalidate flag (OQ-5) */
+        uint64_t open_refusals; /* stores/atomics refused while the line had an open MSHR entry (per attempt) */
+        uint64_t waiter_renewals;/* renewals for waiting loads a reply's lease did not cover */
+        uint64_t warp_ts_max;   /* largest warp_ts reached (logical time) */
+    } st;
 };
 
 struct l1d {
@@ -291,6 +320,7 @@ struct l1d {
     void *ev_ctx;
     struct ta_opts ta_o;    /* the tag array's options (re-init with metadata when the hook is set) */
     struct lastacc *loc;    /* l1d.locality_stats: line -> (CTA, warp) of the last load, NULL = off */
+    struct l1d_gtsc *g;     /* coh.protocol = gtsc: leases and warp timestamps; NULL = non-coherent */
 
     /* timing */
     uint64_t last_acc;      /* cycle + 1 of the last access (0 = none) */
@@ -345,6 +375,16 @@ void l1d_invalidate_all(struct l1d *l);
 void l1d_flush_dirty(struct l1d *l);
 /* Nothing queued, outstanding or being flushed. */
 bool l1d_idle(const struct l1d *l);
+/* The L1D keeps itself coherent (coh.protocol = gtsc): acquires and fences
+ * need not invalidate it. */
+static inline bool l1d_coherent(const struct l1d *l) { return l->g != NULL; }
+/* G-TSC: the warp's logical time (tests); 0 when not coherent. */
+uint32_t l1d_warp_ts(const struct l1d *l, uint32_t warp);
+/* G-TSC, NOTE(gtsc-sync) in l1d_gtsc.c: a gpu-scope fence or release of
+ * `warp` whose release condition holds raises its warp_ts to the largest of
+ * the SM; a CTA barrier's release raises warps [w0, w0 + n) to their largest. */
+void l1d_gtsc_fence(struct l1d *l, uint32_t warp);
+void l1d_gtsc_barrier(struct l1d *l, uint32_t w0, uint32_t n);
 
 /* Test / serial-step access: state of the line holding line_addr
  * (TA_INVALID when absent); copies its bytes when present and out != NULL. */

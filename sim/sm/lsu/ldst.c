@@ -46,7 +46,10 @@
  * NOTE(acquire): a gpu-scope acquire load or atomic reads the L2 (it
  * bypasses the L1D) and, when its data is back, invalidates the L1D's clean
  * lines before it completes; the SM holds the warp until then, so no later
- * access of the warp can hit a line older than the acquire.
+ * access of the warp can hit a line older than the acquire. With a coherent
+ * L1D (coh.protocol = gtsc) nothing is invalidated: the acquire's reply
+ * raised the warp's warp_ts, so a later load of an older copy misses its
+ * lease (sim/sm/lsu/l1d_gtsc.c).
  */
 #include "sim/sm/lsu/ldst.h"
 
@@ -197,6 +200,8 @@ static bool kind_writes(uint8_t kind) { return kind == MEMOP_STORE || kind == ME
 /* Acquire half of a gpu-scope acquire or fence (NOTE(acquire)). */
 static void acquire_invalidate(struct ldst *u, cycle_t cycle)
 {
+    if (l1d_coherent(&u->l1d)) /* G-TSC: leases order the warp's later loads (NOTE(l1d-gtsc)) */
+        return;
     l1d_invalidate_clean(&u->l1d, cycle);
     u->st.acq_inval++;
 }
@@ -223,6 +228,8 @@ static void finish_slot(struct ldst *u, uint32_t si, cycle_t cycle)
     struct ldst_slot *s = &u->slots[si];
     const struct memop *op = &s->op;
     bool data = op->kind == MEMOP_LOAD || op->kind == MEMOP_ATOMIC;
+    if (op->kind == MEMOP_FENCE && (op->order & MO_ORD_REL_GPU) && l1d_coherent(&u->l1d))
+        l1d_gtsc_fence(&u->l1d, op->warp); /* NOTE(gtsc-sync) */
     if (op->order & MO_ORD_ACQ_GPU)
         acquire_invalidate(u, cycle);
     if (data)
@@ -563,6 +570,8 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
     if (u->st_slot < 0 && u->latch_valid && u->latch_ready <= cycle && !rel_wait) {
         if (u->n_free > 0) {
             bool fence = u->latch.kind == MEMOP_FENCE;
+            if (!fence && (u->latch.order & MO_ORD_REL_GPU) && l1d_coherent(&u->l1d))
+                l1d_gtsc_fence(&u->l1d, u->latch.warp); /* a release store: NOTE(gtsc-sync) */
             stage_enter(u, cycle);
             if (fence)
                 busy = true; /* checked at cycle + 1 */

@@ -1,0 +1,47 @@
+/* sim/mem/coh_cfg.c: key table of the coh.* section (the coherence protocol
+ * of the L1Ds and L2 slices; spec coherence-gtsc.md 5) and its cross-section
+ * rules. See coh.h and docs/coherence.md. */
+#include <stddef.h>
+
+#include "sim/cfg/config.h"
+#include "sim/cfg/sim_cfg.h"
+#include "sim/mem/coh.h"
+
+static const char *const coh_proto_names[] = {"none", "gtsc", NULL};
+static const char *const coh_rd_names[] = {"tardis", "min_cover", NULL};
+
+static const struct cfg_key coh_keys[] = {
+    {"protocol", CFG_ENUM, offsetof(struct coh_cfg, protocol), 0, 0, "none", coh_proto_names,
+     "none: non-coherent L1 (fences and acquires invalidate it); gtsc: G-TSC timestamp coherence with "
+     "leases in L1 and L2 (docs/coherence.md)"},
+    {"gtsc_lease", CFG_UINT, offsetof(struct coh_cfg, gtsc_lease), 1, 1000000, "10", NULL,
+     "G-TSC lease length in logical time (spec OQ-2: 001 sweeps 8-20, default 10)"},
+    {"gtsc_rd_extend", CFG_ENUM, offsetof(struct coh_cfg, gtsc_rd_extend), 0, 0, "tardis", coh_rd_names,
+     "G-TSC L2 read rule: tardis rts = max(rts, wts+lease, warp_ts+lease); min_cover rts = max(rts, warp_ts) "
+     "(spec OQ-1)"},
+};
+
+void coh_cfg_defaults(struct coh_cfg *c)
+{
+    *c = (struct coh_cfg){.protocol = COH_PROTO_NONE, .gtsc_lease = 10, .gtsc_rd_extend = COH_RD_TARDIS};
+}
+
+static void coh_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
+{
+    const struct coh_cfg *c = sec;
+    if (c->protocol != COH_PROTO_GTSC)
+        return;
+    if (!all->l1d.enable)
+        cfg_check_fail(ck, "coh.protocol",
+                       "gtsc needs l1d.enable = true (with no L1 there is nothing to keep coherent: use "
+                       "coh.protocol = none)");
+    if (all->l2.write_miss == L2_WRITE_MISS_BYTE_MASK)
+        cfg_check_fail(ck, "coh.protocol",
+                       "gtsc needs l2.write_miss = fetch or fetch_write (a byte_mask line has no single "
+                       "write timestamp for its missing bytes)");
+    if (all->l1d.perfect)
+        cfg_check_fail(ck, "coh.protocol", "gtsc cannot be combined with l1d.perfect (its side store has no leases)");
+}
+
+const struct cfg_section coh_cfg_section = {"coh", "coherence protocol of the L1Ds and L2 slices",
+                                           offsetof(struct sim_cfg, coh), coh_keys, ARRAY_LEN(coh_keys), coh_check};

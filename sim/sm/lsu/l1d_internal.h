@@ -1,0 +1,55 @@
+/* sim/sm/lsu/l1d_internal.h: helpers the L1D's files share (l1d.c, the
+ * non-coherent paths; l1d_gtsc.c, the G-TSC paths). Not for other units:
+ * they use l1d.h. */
+#ifndef GPUSIM_SIM_SM_LSU_L1D_INTERNAL_H
+#define GPUSIM_SIM_SM_LSU_L1D_INTERNAL_H
+
+#include <string.h>
+
+#include "sim/sm/lsu/l1d.h"
+
+/* Bytes of line index li. */
+static inline uint8_t *l1d_line_data(struct l1d *l, uint32_t li) { return l->data + (uint64_t)li * l->line; }
+
+/* Copy src's bytes under mask into dst (line offsets). */
+static inline void l1d_write_bytes(uint8_t *dst, const uint8_t *src, const uint64_t mask[2])
+{
+    for (uint32_t i = 0; i < MEM_LINE_BYTES; i++)
+        if (mem_mask_test(mask, i))
+            dst[i] = src[i];
+}
+
+/* Per-line metadata when the event hook is on: the inserting warp. */
+static inline void l1d_set_inserter(struct l1d *l, uint32_t li, uint16_t warp)
+{
+    if (l->ev_fn)
+        memcpy(ta_meta(&l->tags, li), &warp, sizeof warp);
+}
+
+/* Queue a request toward L2 (poppable at cycle + 1), stamped with the
+ * requester identity of the access in progress; the caller checked room. */
+struct mem_req *l1d_mq_push(struct l1d *l, uint8_t op, uint64_t addr, uint32_t id, uint8_t size, cycle_t cycle);
+/* Queue a hit completion ready at cycle + hit latency (data NULL: none). */
+void l1d_push_hit_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind, const uint8_t *data,
+                       cycle_t cycle);
+/* Queue a reply completion ready at cycle; the caller fills its data. */
+struct l1d_done *l1d_push_fill_done(struct l1d *l, uint64_t line_addr, uint32_t token, uint8_t kind, uint8_t src,
+                                    uint64_t t_acc, cycle_t cycle);
+/* Queue the write-back of MODIFIED line li (the caller checked room). */
+void l1d_writeback_line(struct l1d *l, uint32_t li, cycle_t cycle);
+/* Count a reservation fail of cause c and return L1D_FAIL. */
+enum l1d_result l1d_fail(struct l1d *l, enum l1d_rf_cause c, enum l1d_rf_cause *out);
+
+/* ---- G-TSC (l1d_gtsc.c) */
+void l1d_gtsc_init(struct l1d *l, const struct l1d_cfg *cfg);
+void l1d_gtsc_fini(struct l1d *l);
+enum l1d_result l1d_gtsc_access(struct l1d *l, const struct l1d_acc *a, cycle_t cycle, enum l1d_rf_cause *cause);
+/* Process the head reply; false when it must wait (nothing changed). */
+bool l1d_gtsc_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle);
+/* Kernel-end flush step of dirty local line li. */
+void l1d_gtsc_flush_line(struct l1d *l, uint32_t li, cycle_t cycle);
+/* Kernel launch: per-line InvAll steps, every warp_ts back to 1. */
+void l1d_gtsc_invalidate_all(struct l1d *l);
+void l1d_gtsc_stats_register(struct l1d *l, struct stats *s);
+
+#endif /* GPUSIM_SIM_SM_LSU_L1D_INTERNAL_H */

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# CLI: G-TSC coherence (coh.protocol = gtsc, docs/coherence.md, issue 16):
+# its keys are listed, bad values and incompatible settings are refused with
+# file:line:key (exit 2), the workloads that communicate between CTAs (and a
+# few others) verify under G-TSC RC and SC, statistics are identical for 1
+# and 2 host threads and with sim.tick_every_cycle, and the default
+# (coh.protocol = none) output has no G-TSC statistic.
+source "$(dirname "$0")/../support/cli_lib.sh"
+
+expect_exit 0 "config --list works" -- "$GPUSIM" config --list
+for k in coh.protocol coh.gtsc_lease coh.gtsc_rd_extend; do
+    contains "$TMP/out" "$k" "config --list shows $k"
+done
+
+cat >"$TMP/bad.cfg" <<'CFG'
+include = gtx480.cfg
+coh.protocol = tardis
+coh.gtsc_lease = 0
+CFG
+expect_exit 2 "bad coherence values fail with exit 2" -- "$GPUSIM" config --show "$TMP/bad.cfg"
+contains "$TMP/err" "bad.cfg:2" "protocol error has file:line"
+contains "$TMP/err" "coh.protocol" "protocol error names the key"
+contains "$TMP/err" "bad.cfg:3" "lease error has file:line"
+contains "$TMP/err" "coh.gtsc_lease" "lease error names the key"
+expect_exit 2 "gtsc without an L1 is refused" -- "$GPUSIM" config --show gtx480 -o coh.protocol=gtsc -o l1d.enable=false
+contains "$TMP/err" "coh.protocol" "... naming coh.protocol"
+expect_exit 2 "gtsc with a byte_mask L2 is refused" -- "$GPUSIM" config --show gtx480 -o coh.protocol=gtsc \
+    -o l2.write_miss=byte_mask
+contains "$TMP/err" "byte_mask" "... saying why"
+
+same_stats() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+sys.exit(0 if a["stats"] == b["stats"] and a.get("timing") == b.get("timing") else 1)
+PY
+}
+
+# The inter-CTA communication set (prodcons ... vpr) and four others.
+for w in prodcons workqueue gridbarrier spinlock graphshare halo wsteal pushrel barneshut vpr bfs sgemm histo lud; do
+    expect_exit 0 "$w verifies under G-TSC RC" -- "$GPUSIM" run $w --size tiny -q -c fermi16-gtsc \
+        -o sim.mode=timing -o coh.protocol=gtsc --threads 1
+done
+for w in prodcons spinlock pushrel halo; do
+    expect_exit 0 "$w verifies under G-TSC SC" -- "$GPUSIM" run $w --size tiny -q -c fermi16-gtsc \
+        -o sim.mode=timing -o coh.protocol=gtsc -o sched.max_outstanding_mem_per_warp=1 --threads 1 \
+        --stats "$TMP/$w.sc1.json"
+    expect_exit 0 "$w under G-TSC SC, 2 threads" -- "$GPUSIM" run $w --size tiny -q -c fermi16-gtsc \
+        -o sim.mode=timing -o coh.protocol=gtsc -o sched.max_outstanding_mem_per_warp=1 --threads 2 \
+        --stats "$TMP/$w.sc2.json"
+    same_stats "$TMP/$w.sc1.json" "$TMP/$w.sc2.json"; ok $? "$w: SC statistics identical for 1 and 2 threads"
+done
+for w in wsteal barneshut; do
+    expect_exit 0 "$w under G-TSC, 1 thread" -- "$GPUSIM" run $w --size tiny -q -c fermi16-gtsc -o sim.mode=timing \
+        -o coh.protocol=gtsc --threads 1 --stats "$TMP/$w.1.json"
+    expect_exit 0 "$w under G-TSC, 2 threads" -- "$GPUSIM" run $w --size tiny -q -c fermi16-gtsc -o sim.mode=timing \
+        -o coh.protocol=gtsc --threads 2 --stats "$TMP/$w.2.json"
+    expect_exit 0 "$w under G-TSC, every cycle ticked" -- "$GPUSIM" run $w --size tiny -q -c fermi16-gtsc \
+        -o sim.mode=timing -o coh.protocol=gtsc -o sim.tick_every_cycle=true --threads 1 --stats "$TMP/$w.t.json"
+    same_stats "$TMP/$w.1.json" "$TMP/$w.2.json"; ok $? "$w: statistics identical for 1 and 2 threads"
+    same_stats "$TMP/$w.1.json" "$TMP/$w.t.json"; ok $? "$w: statistics identical with sim.tick_every_cycle"
+    grep -q '"l1d.gtsc_lease_misses"' "$TMP/$w.1.json"; ok $? "$w: G-TSC statistics are reported"
+done
+expect_exit 0 "the default run" -- "$GPUSIM" run prodcons --size tiny -q -o sim.mode=timing --threads 1 \
+    --stats "$TMP/none.json"
+! grep -q '"l1d.gtsc_\|"l2.gtsc_' "$TMP/none.json"; ok $? "no G-TSC counter in the default output"
+finish
