@@ -92,8 +92,9 @@ static void test_validate(void)
 static void test_dense(void)
 {
     const struct coh_proto *ps[] = {&toy, &coh_noncoh_l1_we, &coh_noncoh_l1_wt, &coh_noncoh_l2_fetch,
-                                    &coh_noncoh_l2_byte_mask, &coh_noncoh_l2_fetch_write, &coh_gtsc_l1};
-    const coh_action_fn *fns[] = {toy_fns, NULL, NULL, NULL, NULL, NULL, NULL};
+                                    &coh_noncoh_l2_byte_mask, &coh_noncoh_l2_fetch_write, &coh_gtsc_l1,
+                                    &coh_tc_l1};
+    const coh_action_fn *fns[] = {toy_fns, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     static coh_action_fn any[COH_MAX_ACTIONS];
     for (unsigned i = 0; i < COH_MAX_ACTIONS; i++)
         any[i] = toy_x;
@@ -536,6 +537,7 @@ int main(int argc, char **argv)
         coh_print_md(&coh_noncoh_l2_byte_mask, stdout);
         coh_print_md(&coh_noncoh_l2_fetch_write, stdout);
         coh_print_md(&coh_gtsc_l1, stdout);
+        coh_print_md(&coh_tc_l1, stdout);
         return 0;
     }
     static const struct tap_test tests[] = {

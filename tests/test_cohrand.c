@@ -1,6 +1,6 @@
 /* tests/test_cohrand.c: a random coherence tester in the manner of gem5's
- * (docs/coherence.md "Random tester"), run on the non-coherent baseline and
- * under G-TSC with RC and SC.
+ * (docs/coherence.md "Random tester"), run on the non-coherent baseline,
+ * under G-TSC with RC and SC, and under TC-Weak (RC) and TC-Strong (SC).
  *
  * Every thread of 16 one-warp CTAs is an agent running its own random
  * program of OPS operations on 64 hot words (8 per line, 8 lines in
@@ -21,7 +21,7 @@
  *    are acyclic (the run has a sequentially consistent order).
  * Every run must pass the value, atomicity and per-word checks (a
  * non-coherent L1 is still coherent per word: a copy is only stale across
- * words). Under SC, G-TSC runs must have an SC order, and the non-coherent
+ * words). Under SC, G-TSC and TC-Strong runs must have an SC order, and the non-coherent
  * L1 with one outstanding operation per warp must not in some run (a warp
  * reads one word's new value, then another word from a stale L1 copy), so
  * the checker demonstrably sees a protocol that is not SC. A fixed seed list keeps CI deterministic;
@@ -306,19 +306,25 @@ static void check(const uint32_t *prog, const uint32_t *out, const uint32_t *fin
 
 /* ------------------------------------------------------------- runs */
 
-enum { MODE_BASE_RC, MODE_BASE_SC, MODE_GTSC_RC, MODE_GTSC_SC, N_MODES };
-static const char *const mode_name[N_MODES] = {"non-coherent RC", "non-coherent SC", "G-TSC RC", "G-TSC SC"};
+enum { MODE_BASE_RC, MODE_BASE_SC, MODE_GTSC_RC, MODE_GTSC_SC, MODE_TC_RC, MODE_TC_SC, N_MODES };
+static const char *const mode_name[N_MODES] = {"non-coherent RC", "non-coherent SC", "G-TSC RC",
+                                               "G-TSC SC",        "TC-Weak RC",      "TC-Strong SC"};
 
 static bool run(const char *ptx, int mode, unsigned seed, struct verdict *v)
 {
     char o1[48], o2[48];
     snprintf(o1, sizeof o1, "sim.seed=%u", seed);
     snprintf(o2, sizeof o2, "icnt.jitter=%u", seed % 2 ? 64u : 0u);
-    const char *ov[6] = {"sim.mode=timing", o1, o2, NULL, NULL, NULL};
+    const char *ov[7] = {"sim.mode=timing", o1, o2, NULL, NULL, NULL, NULL};
+    int no = 3;
     if (mode == MODE_GTSC_RC || mode == MODE_GTSC_SC)
-        ov[3] = "coh.protocol=gtsc";
-    if (mode == MODE_BASE_SC || mode == MODE_GTSC_SC)
-        ov[4] = "sched.max_outstanding_mem_per_warp=1";
+        ov[no++] = "coh.protocol=gtsc";
+    if (mode == MODE_TC_RC || mode == MODE_TC_SC)
+        ov[no++] = "coh.protocol=tc";
+    if (mode == MODE_TC_SC)
+        ov[no++] = "coh.tc_variant=strong";
+    if (mode == MODE_BASE_SC || mode == MODE_GTSC_SC || mode == MODE_TC_SC)
+        ov[no++] = "sched.max_outstanding_mem_per_warp=1";
     gs_ctx *c = gs_ctx_create("fermi16", ov);
     if (!c) {
         tap_diag("gs_ctx_create: %s", gs_last_error(NULL));
@@ -397,7 +403,7 @@ int main(void)
         if (mode == MODE_BASE_SC) /* stale L1 copies: message passing through two words fails */
             TAP_OK(sc_bad > 0, "%s: the checker sees that a non-coherent L1 is not SC (%u of %u runs)", mn, sc_bad,
                    runs);
-        if (mode == MODE_GTSC_SC)
+        if (mode == MODE_GTSC_SC || mode == MODE_TC_SC)
             TAP_EQ_U64(sc_bad, 0, "%s: every run has a sequentially consistent order", mn);
     }
     free(ptx);

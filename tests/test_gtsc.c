@@ -1,6 +1,7 @@
-/* tests/test_gtsc.c: G-TSC coherence (coh.protocol = gtsc; spec
- * coherence-gtsc.md, sim/sm/lsu/l1d_gtsc.c, NOTE(l2-gtsc) in
- * partitions/l2/l2.c) on hand-driven access and reply sequences.
+/* tests/test_gtsc.c: G-TSC and TC coherence (coh.protocol = gtsc / tc;
+ * spec coherence-gtsc.md, sim/sm/lsu/l1d_gtsc.c, sim/sm/lsu/l1d_tc.c,
+ * NOTE(l2-gtsc) and NOTE(l2-tc) in partitions/l2/l2.c) on hand-driven
+ * access and reply sequences.
  *
  * - the L1D: every request's timestamps, every reply's effect on the line
  *   (state, lease) and on each warp's warp_ts, computed by hand: a miss and
@@ -14,7 +15,11 @@
  * - the L2 slice: the spec's Figure 3.9 numbers (a fill at [1, 11], a store
  *   with warp_ts 1 stamped 12 with lease [12, 22]), a renewal answered
  *   without data, a stale writer told to drop its copy, atomics, the
- *   min_cover rule, and mem_ts raised by an eviction.
+ *   min_cover rule, and mem_ts raised by an eviction;
+ * - TC: an L1 copy hits until its expiry and is then dropped, a store drops
+ *   the writer's copy, an ack's GWCT holds a fence until it passes; the L2
+ *   hands out now + lease, acks with the line's latest expiry, TC-Strong
+ *   holds a write until then, and a miss waits for its victim's leases.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +43,13 @@ struct g1rig {
     unsigned n_done;
 };
 
-static void g1_init(struct g1rig *r)
+static void rig_init(struct g1rig *r, int protocol)
 {
     struct l1d_cfg c;
     l1d_cfg_defaults(&c);
     coh_cfg_defaults(&c.coh);
-    c.coh.protocol = COH_PROTO_GTSC;
+    c.coh.protocol = protocol;
+    c.period_ps = 1000; /* TC: one L1D cycle = 1 ns */
     memset(r, 0, sizeof *r);
     l1d_init(&r->l, &c, 0);
     r->t = 1;
@@ -146,7 +152,7 @@ static uint32_t line_wts(struct g1rig *r, uint64_t line, uint32_t *rts)
 static void test_l1_lease(void)
 {
     struct g1rig r;
-    g1_init(&r);
+    rig_init(&r, COH_PROTO_GTSC);
     const uint64_t A = 0x10000, B = 0x20000;
     uint32_t rts = 0;
 
@@ -239,7 +245,7 @@ static void test_l1_lease(void)
 static void test_l1_combine(void)
 {
     struct g1rig r;
-    g1_init(&r);
+    rig_init(&r, COH_PROTO_GTSC);
     const uint64_t D = 0x40000, E = 0x50000;
     /* warp 3's clock to 100 through a store ack */
     g1_acc(&r, COAL_STORE, 3, E, 1, 0, NULL);
@@ -403,12 +409,124 @@ static void test_l2_stamps(void)
     l2_fini(&r.l);
 }
 
+/* ------------------------------------------------------------- TC */
+
+static void test_tc_l1(void)
+{
+    struct g1rig r;
+    rig_init(&r, COH_PROTO_TC);
+    const uint64_t A = 0x10000, B = 0x20000;
+    TAP_EQ_U64(g1_acc(&r, COAL_LOAD, 0, A, 1, 0, NULL), L1D_MISS, "TC: first load misses");
+    struct mem_req q = take_req(&r, "miss");
+    struct mem_reply rep;
+    memset(&rep, 0, sizeof rep);
+    rep.addr = q.addr;
+    rep.id = q.id;
+    rep.op = MEM_OP_READ;
+    rep.size = 128;
+    memset(rep.data, 0x66, sizeof rep.data);
+    uint64_t exp = (r.t + 20) * 1000; /* the copy expires 20 cycles from now */
+    mem_rep_set_time(&rep, exp);
+    SIM_ASSERT(l1d_push_reply(&r.l, &rep, r.t), "rig: reply refused");
+    g1_run(&r, 3);
+    struct l1d_done d;
+    TAP_OK(done_token(&r, 1, &d) && d.data[0] == 0x66, "the fill completes the load");
+    TAP_EQ_U64(g1_acc(&r, COAL_LOAD, 1, A, 2, 0, NULL), L1D_HIT, "any warp hits before the expiry");
+    TAP_OK(done_token(&r, 2, NULL), "hit done");
+    while (r.t * 1000 < exp)
+        g1_cycle(&r);
+    TAP_EQ_U64(g1_acc(&r, COAL_LOAD, 1, A, 3, 0, NULL), L1D_MISS, "at the expiry the copy is dropped: a miss");
+    TAP_EQ_U64(r.l.tc->st.expired, 1, "counted as expired");
+    q = take_req(&r, "re-read");
+    rep.id = q.id;
+    mem_rep_set_time(&rep, (r.t + 100) * 1000);
+    SIM_ASSERT(l1d_push_reply(&r.l, &rep, r.t), "rig: reply refused");
+    g1_run(&r, 3);
+    TAP_OK(done_token(&r, 3, NULL), "re-read done");
+    TAP_EQ_U64(g1_acc(&r, COAL_STORE, 0, A, 4, 0x01, NULL), L1D_SENT, "a store writes through");
+    TAP_OK(l1d_probe_line(&r.l, A, NULL) == TA_INVALID, "and drops the writer's copy");
+    q = take_req(&r, "store");
+    /* the ack says the last lease on the line ends 50 cycles from now: a fence waits for it */
+    memset(&rep, 0, sizeof rep);
+    rep.addr = q.addr;
+    rep.id = q.id;
+    rep.op = MEM_OP_WRITE;
+    rep.warp = 0;
+    uint64_t gwct = (r.t + 50) * 1000;
+    mem_rep_set_time(&rep, gwct);
+    SIM_ASSERT(l1d_push_reply(&r.l, &rep, r.t), "rig: reply refused");
+    g1_run(&r, 3);
+    TAP_OK(done_token(&r, 4, NULL), "the ack completes the store");
+    TAP_EQ_U64(l1d_tc_fence_cycle(&r.l, r.t), gwct / 1000, "a fence may complete at the GWCT's cycle");
+    TAP_EQ_U64(g1_acc(&r, COAL_LOAD, 0, B, 5, 0, NULL), L1D_MISS, "a load of B");
+    TAP_EQ_U64(g1_acc(&r, COAL_STORE, 1, B, 6, 0, NULL), L1D_FAIL, "a store to B waits for B's read");
+    l1d_fini(&r.l);
+}
+
+static void test_tc_l2(void)
+{
+    for (int strong = 0; strong < 2; strong++) {
+        struct l2g r;
+        struct l2_cfg cfg;
+        l2_cfg_defaults(&cfg);
+        struct coh_cfg coh;
+        coh_cfg_defaults(&coh);
+        coh.protocol = COH_PROTO_TC;
+        coh.tc_variant = strong ? COH_TC_STRONG : COH_TC_WEAK;
+        memset(&r, 0, sizeof r);
+        struct l2_init_args a = {.instance = 0, .rop_cycles = 1, .atom = &func_atomic_ops, .coh = &coh,
+                                 .period_ps = 2000, .tc_lease_ps = 300000};
+        l2_init(&r.l, &cfg, &a);
+        const char *v = strong ? "TC-Strong" : "TC-Weak";
+        const uint64_t A = 0x1000;
+        struct mem_reply p = l2g_req(&r, MEM_OP_READ, A, 0, 0);
+        uint64_t t_read = (r.c - 1) * 2000; /* the reply left in the last cycle; the read was applied before */
+        uint64_t exp = mem_rep_time(&p);
+        TAP_OK(exp > 300000 && exp <= t_read + 300000, "%s: a read's copy expires lease after the read (%llu)", v,
+               (unsigned long long)exp);
+        uint64_t c0 = r.c;
+        p = l2g_req(&r, MEM_OP_WRITE, A, 0, 0);
+        TAP_EQ_U64(mem_rep_time(&p), exp, "%s: the write's ack carries the line's latest expiry (GWCT)", v);
+        uint64_t done_ps = r.c * 2000;
+        if (strong)
+            TAP_OK(done_ps > exp, "TC-Strong: the write waits until the lease expired (acked at %llu ps, lease %llu)",
+                   (unsigned long long)done_ps, (unsigned long long)exp);
+        else
+            TAP_OK(done_ps < exp && r.c - c0 < 50, "TC-Weak: the write is performed at once (%llu L2 cycles)",
+                   (unsigned long long)(r.c - c0));
+        TAP_EQ_U64(r.l.tc->st.write_stalls > 0, strong, "%s: lease stall cycles counted only when strong", v);
+        l2_fini(&r.l);
+    }
+    /* eviction waits for a live lease: nine lines of one set, A leased for long */
+    struct l2g r;
+    struct l2_cfg cfg;
+    l2_cfg_defaults(&cfg);
+    struct coh_cfg coh;
+    coh_cfg_defaults(&coh);
+    coh.protocol = COH_PROTO_TC;
+    memset(&r, 0, sizeof r);
+    struct l2_init_args a = {.instance = 0, .rop_cycles = 1, .atom = &func_atomic_ops, .coh = &coh,
+                             .period_ps = 2000, .tc_lease_ps = 400000};
+    l2_init(&r.l, &cfg, &a);
+    const uint64_t A = 0x1000, stride = 64 * 128;
+    struct mem_reply p = l2g_req(&r, MEM_OP_READ, A, 0, 0);
+    uint64_t exp = mem_rep_time(&p);
+    for (uint64_t k = 1; k <= 8; k++)
+        l2g_req(&r, MEM_OP_READ, A + k * stride, 0, 0);
+    TAP_OK(r.l.tc->st.evict_stalls > 0 && r.c * 2000 >= exp,
+           "a miss whose LRU victim holds a live lease waits until it expired (%llu stall cycles)",
+           (unsigned long long)r.l.tc->st.evict_stalls);
+    l2_fini(&r.l);
+}
+
 int main(void)
 {
     static const struct tap_test tests[] = {
         {"l1_lease", test_l1_lease},
         {"l1_combine", test_l1_combine},
         {"l2_stamps", test_l2_stamps},
+        {"tc_l1", test_tc_l1},
+        {"tc_l2", test_tc_l2},
     };
     return tap_run(tests, ARRAY_LEN(tests));
 }

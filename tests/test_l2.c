@@ -138,7 +138,7 @@ static void h_run_to(struct h *h, uint64_t c)
 static void h_init(struct h *h, const struct l2_cfg *cfg, uint64_t rop, uint64_t dram_lat)
 {
     memset(h, 0, sizeof *h);
-    struct l2_init_args a = {0, rop, NULL, NULL, &func_atomic_ops, NULL};
+    struct l2_init_args a = {0, rop, NULL, NULL, &func_atomic_ops, NULL, 0, 0};
     l2_init(&h->l, cfg, &a);
     h->dram = malloc(MEMSZ);
     pattern_fill(h->dram);

@@ -22,9 +22,10 @@
  *    LB, IRIW, 2+2W, release/acquire MP, CoRR with strong loads);
  *  - weak outcomes that it allows do appear on the non-coherent baseline
  *    (MP and SB without fences), so the harness can see a violation.
- * Every test also runs on G-TSC (coh.protocol = gtsc, docs/coherence.md):
- * under RC (fences order) the forbidden outcomes never appear; under SC
- * (sched.max_outstanding_mem_per_warp = 1) no non-SC outcome appears in any
+ * Every test also runs on G-TSC and TC (coh.protocol = gtsc / tc,
+ * docs/coherence.md): under RC (G-TSC, TC-Weak; fences order) the forbidden
+ * outcomes never appear; under SC (G-TSC, TC-Strong, with
+ * sched.max_outstanding_mem_per_warp = 1) no non-SC outcome appears in any
  * test, the unfenced ones included, although the readers' L1s hold the data.
  * The counts are printed as TAP diagnostics. */
 #include <stdbool.h>
@@ -105,8 +106,9 @@ struct tally {
 /* One launch of INST instances on a fresh context with sim.seed = seed and
  * icnt.jitter = jitter; classifies each instance into *ty. */
 /* Memory systems the tests run on. */
-enum { MODE_BASE, MODE_GTSC_RC, MODE_GTSC_SC, N_MODES };
-static const char *const mode_name[N_MODES] = {"non-coherent", "G-TSC RC", "G-TSC SC"};
+enum { MODE_BASE, MODE_GTSC_RC, MODE_GTSC_SC, MODE_TC_RC, MODE_TC_SC, N_MODES };
+static const char *const mode_name[N_MODES] = {"non-coherent", "G-TSC RC", "G-TSC SC", "TC-Weak RC", "TC-Strong SC"};
+static bool mode_sc(int m) { return m == MODE_GTSC_SC || m == MODE_TC_SC; }
 
 static bool run_once(const struct litmus *t, const char *ptx, unsigned jitter, unsigned seed, int mode,
                      struct tally *ty)
@@ -114,11 +116,23 @@ static bool run_once(const struct litmus *t, const char *ptx, unsigned jitter, u
     char o1[48], o2[48];
     snprintf(o1, sizeof o1, "icnt.jitter=%u", jitter);
     snprintf(o2, sizeof o2, "sim.seed=%u", seed);
-    const char *ov[6] = {"sim.mode=timing", o1, o2, NULL, NULL, NULL};
-    if (mode != MODE_BASE)
+    const char *ov[8] = {"sim.mode=timing", o1, o2, NULL, NULL, NULL, NULL, NULL};
+    if (mode == MODE_GTSC_RC || mode == MODE_GTSC_SC)
         ov[3] = "coh.protocol=gtsc";
-    if (mode == MODE_GTSC_SC)
+    if (mode == MODE_TC_RC)
+        ov[3] = "coh.protocol=tc";
+    if (mode == MODE_TC_SC) {
+        ov[3] = "coh.protocol=tc";
+        ov[5] = "coh.tc_variant=strong";
+    }
+    if (mode_sc(mode))
         ov[4] = "sched.max_outstanding_mem_per_warp=1";
+    int k = 3; /* pack the set entries (the list ends at the first NULL) */
+    for (int j = 3; j < 8; j++)
+        if (ov[j])
+            ov[k++] = ov[j];
+    while (k < 8)
+        ov[k++] = NULL;
     gs_ctx *c = gs_ctx_create("gtx480", ov);
     if (!c) {
         tap_diag("gs_ctx_create: %s", gs_last_error(NULL));
@@ -375,7 +389,7 @@ int main(void)
             if (t->must_see_weak && mode == MODE_BASE)
                 TAP_OK(ty.weak > 0, "%s, %s: the allowed weak outcome appears on the non-coherent baseline (%llu of %llu)",
                        mn, t->name, (unsigned long long)ty.weak, (unsigned long long)ty.n);
-            if (t->weak && mode == MODE_GTSC_SC) /* every weak outcome here is a non-SC one */
+            if (t->weak && mode_sc(mode)) /* every weak outcome here is a non-SC one */
                 TAP_OK(ty.weak == 0, "%s, %s: no non-SC outcome under SC (%llu of %llu)", mn, t->name,
                        (unsigned long long)ty.weak, (unsigned long long)ty.n);
         }

@@ -569,7 +569,7 @@ static void test_l2_dram_req(void)
     struct l2_cfg c;
     l2_cfg_defaults(&c);
     struct l2 l;
-    struct l2_init_args a = {7, 0, NULL, NULL, &func_atomic_ops, NULL};
+    struct l2_init_args a = {7, 0, NULL, NULL, &func_atomic_ops, NULL, 0, 0};
     l2_init(&l, &c, &a);
     struct mem_req r1 = rq(0x4000, 1, 3, 8, 21, MEM_SPACE_GLOBAL);
     struct mem_req r2 = rq(0x4000, 2, 6, 9, 22, MEM_SPACE_GLOBAL);

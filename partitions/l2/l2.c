@@ -74,6 +74,14 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
         l->g->mem_ts_stat = 1;
         l->g->wts = xcalloc(l->n_lines, sizeof *l->g->wts);
         l->g->rts = xcalloc(l->n_lines, sizeof *l->g->rts);
+    } else if (a->coh && a->coh->protocol == COH_PROTO_TC) {
+        SIM_ASSERT(cfg->write_miss != L2_WRITE_MISS_BYTE_MASK && a->period_ps && a->tc_lease_ps,
+                   "l2 slice %d: TC needs fetch/fetch_write, a clock period and a lease", a->instance);
+        l->tc = xcalloc(1, sizeof *l->tc);
+        l->tc->period_ps = a->period_ps;
+        l->tc->lease_ps = a->tc_lease_ps;
+        l->tc->strong = a->coh->tc_variant == COH_TC_STRONG;
+        l->tc->gts = xcalloc(l->n_lines, sizeof *l->tc->gts);
     }
 
     uint32_t n_mshr = (uint32_t)cfg->mshr;
@@ -114,6 +122,10 @@ void l2_fini(struct l2 *l)
         free(l->g->wts);
         free(l->g->rts);
         free(l->g);
+    }
+    if (l->tc) {
+        free(l->tc->gts);
+        free(l->tc);
     }
     if (l->loc) {
         lastacc_fini(l->loc);
@@ -249,6 +261,31 @@ static void gtsc_stamp(struct l2 *l, uint32_t li, const struct mem_req *rq, stru
     rep->rts = rts;
 }
 
+/* NOTE(l2-tc): with coh.protocol = tc every line keeps gts, the latest
+ * lease expiry it handed out (physical time, ps; spec coherence-gtsc.md
+ * 3.3). A read sets gts = max(gts, now + lease) and tells the L1 its copy
+ * expires at now + lease. A write or atomic is acknowledged with the GWCT =
+ * gts, the time every copy another SM may hold has expired (TC-Weak: the
+ * writer's fences wait for it). TC-Strong holds a write or atomic to a
+ * present line at the head of the input queue until now >= gts (the "lease
+ * stall": later requests of every line wait behind it, a simplification of
+ * a per-line queue). The L2 stays inclusive of live leases: a miss whose
+ * victim way still has a live lease waits (the "eviction stall"; the LRU
+ * victim only, no search for an expired way). A filled line starts with no
+ * lease. Local write-backs carry private data: no lease. */
+static void tc_lease(struct l2 *l, uint32_t li, const struct mem_req *rq, struct mem_reply *rep)
+{
+    struct l2_tc *t = l->tc;
+    if (rq->op == MEM_OP_READ) {
+        uint64_t exp = t->now_ps + t->lease_ps;
+        t->gts[li] = MAX(t->gts[li], exp);
+        mem_rep_set_time(rep, exp);
+        t->st.leases++;
+    } else {
+        mem_rep_set_time(rep, t->gts[li]);
+    }
+}
+
 /* Apply one request to line li and build its reply (rep must not alias rq);
  * replay: the request waited in the line's MSHR entry for the fill.
  * Returns true when the line's bytes changed owner-visible state (write or atomic). */
@@ -263,6 +300,8 @@ static bool apply(struct l2 *l, uint32_t li, const struct mem_req *rq, struct me
     rep->warp = rq->warp;
     if (UNLIKELY(l->g != NULL) && rq->op != MEM_OP_WRITEBACK)
         gtsc_stamp(l, li, rq, rep, replay); /* before the data moves: a renewal carries none */
+    if (UNLIKELY(l->tc != NULL) && rq->op != MEM_OP_WRITEBACK)
+        tc_lease(l, li, rq, rep);
     switch (rq->op) {
     case MEM_OP_READ:
         if (rep->cflags & MEM_RF_RENEW)
@@ -646,6 +685,8 @@ static void act_fill_line(void *ctx)
         l->g->wts[li] = l->g->mem_ts;
         l->g->rts[li] = gtsc_add(l, l->g->mem_ts, l->g->lease);
     }
+    if (UNLIKELY(l->tc != NULL)) /* NOTE(l2-tc): no lease yet */
+        l->tc->gts[li] = 0;
     bool dirty = l->dirty_res[li];
     l->dirty_res[li] = 0;
     mshr_close(&l->mshr, e);
@@ -722,6 +763,11 @@ static bool lookup_once(struct l2 *l, uint64_t c)
     }
 
     if (s.li >= 0 && bytes_present(l, (uint32_t)s.li, rq)) {
+        if (UNLIKELY(l->tc != NULL) && l->tc->strong && (rq->op == MEM_OP_WRITE || rq->op == MEM_OP_ATOMIC) &&
+            l->tc->gts[s.li] > l->tc->now_ps) { /* NOTE(l2-tc): TC-Strong lease stall */
+            l->tc->st.write_stalls++;
+            return false;
+        }
         l2_step(&s, ta_state_of(&l->tags, (uint32_t)s.li), ev);
         l->st.hits++;
         l->st.acc[rq->op]++;
@@ -749,6 +795,11 @@ static bool lookup_once(struct l2 *l, uint64_t c)
     s.victim = ta_victim(&l->tags, set);
     if (s.victim < 0) {
         l->st.rf[L2_RF_SET_RESERVED]++;
+        return false;
+    }
+    if (UNLIKELY(l->tc != NULL) && ta_state_of(&l->tags, (uint32_t)s.victim) >= TA_VALID &&
+        l->tc->gts[s.victim] > l->tc->now_ps) { /* NOTE(l2-tc): inclusive of live leases */
+        l->tc->st.evict_stalls++;
         return false;
     }
     bool is_write = is_write_op(rq->op);
@@ -887,6 +938,8 @@ static void check_invariants(const struct l2 *l)
 uint64_t l2_tick(struct l2 *l, uint64_t c)
 {
     check_invariants(l);
+    if (UNLIKELY(l->tc != NULL))
+        l->tc->now_ps = c * l->tc->period_ps; /* NOTE(l2-tc): physical time of this cycle */
     if (l->ticked) {
         SIM_ASSERT(c > l->last_tick, "l2 slice %d: tick %llu after %llu", l->instance, (unsigned long long)c,
                    (unsigned long long)l->last_tick);
@@ -1003,6 +1056,13 @@ void l2_stats_register(struct l2 *l, struct stats *s)
                       "G-TSC write acks telling the writer to drop a possibly stale L1 copy");
         stats_counter(s, "l2", i, "gtsc_mem_ts_raises", &l->g->st.mem_ts_raises, "G-TSC evictions that raised mem_ts");
         stats_counter(s, "l2", i, "gtsc_mem_ts", &l->g->mem_ts_stat, "G-TSC mem_ts at the end (logical time)");
+    }
+    if (l->tc) { /* coh.protocol = tc only (NOTE(l2-tc)) */
+        stats_counter(s, "l2", i, "tc_leases", &l->tc->st.leases, "TC reads that handed out a lease");
+        stats_counter(s, "l2", i, "tc_write_stalls", &l->tc->st.write_stalls,
+                      "TC-Strong L2 cycles a write or atomic waited at the input head for its line's leases");
+        stats_counter(s, "l2", i, "tc_evict_stalls", &l->tc->st.evict_stalls,
+                      "TC L2 cycles a miss waited for its victim line's leases to expire");
     }
     stats_counter(s, "l2", i, "stall_input_full", &l->st.stall_input_full,
                   "L2 cycles a request leaving the ROP line found the input queue full");

@@ -172,6 +172,21 @@ struct l2_gtsc {
     uint64_t mem_ts_stat;  /* mem_ts mirrored for the statistics (a uint64_t counter) */
 };
 
+/* TC state of a slice (coh.protocol = tc; spec coherence-gtsc.md 3.3,
+ * NOTE(l2-tc) in l2.c). Times are physical, ps of simulated time. */
+struct l2_tc {
+    uint64_t period_ps;   /* the slice's cycle (ps) */
+    uint64_t lease_ps;    /* coh.tc_lease x the SM pipeline period (ps) */
+    bool strong;          /* coh.tc_variant = strong */
+    uint64_t now_ps;      /* the cycle being ticked, in ps */
+    uint64_t *gts;        /* [n_lines] latest lease expiry handed out for the line (ps) */
+    struct {
+        uint64_t write_stalls; /* TC-Strong: cycles the input head (a write or atomic) waited for leases */
+        uint64_t evict_stalls; /* cycles a miss waited for its victim's leases to expire */
+        uint64_t leases;       /* reads that handed out a lease */
+    } st;
+};
+
 /* Entry of the ROP line / input queue ring. */
 struct l2_in {
     struct mem_req req; /* the request */
@@ -219,6 +234,8 @@ struct l2_init_args {
     void *set_ctx;      /* argument of set_fn */
     const struct mem_atomic_ops *atom; /* atomic semantics (sim/mem/atomic.h); NULL = no atomics expected */
     const struct coh_cfg *coh;         /* coherence protocol (coh.*); NULL = none */
+    uint64_t period_ps;                /* TC: the slice's clock period (ps) */
+    uint64_t tc_lease_ps;              /* TC: the lease (ps) */
 };
 
 struct l2 {
@@ -236,6 +253,7 @@ struct l2 {
     bool cache_stats;      /* l2.repl or l2.victim_tags not default: register the tag array's statistics */
     struct lastacc *loc;   /* l2.locality_stats: line -> last requesting SM, NULL = off */
     struct l2_gtsc *g;     /* coh.protocol = gtsc: timestamps and leases; NULL = no coherence */
+    struct l2_tc *tc;      /* coh.protocol = tc: physical leases; NULL = not TC */
 
     /* cache state */
     struct coh_table coh;  /* the line protocol (noncoh_l2_fetch or _byte_mask, docs/coherence.md) */

@@ -245,7 +245,8 @@ void mempart_init(struct mempart *mp, const struct mempart_cfg *cfg, const struc
     uint64_t sets = l2cfg->size_per_sub / (l2cfg->assoc * l2cfg->line);
     SIM_ASSERT(sets == a->map->l2_sets, "mempart %u: L2 has %llu sets but the address map %u", a->channel,
                (unsigned long long)sets, a->map->l2_sets);
-    struct l2_init_args la = {0, l2_rop_cycles(l2cfg, a->pipe_period_ps, a->l2_period_ps), set_of, mp, a->atom, a->coh};
+    struct l2_init_args la = {0, l2_rop_cycles(l2cfg, a->pipe_period_ps, a->l2_period_ps), set_of, mp, a->atom, a->coh,
+                              a->l2_period_ps, a->coh ? a->coh->tc_lease * a->pipe_period_ps : 0};
     for (unsigned s = 0; s < MEMPART_SUBS; s++) {
         la.instance = (int)(a->channel * MEMPART_SUBS + s);
         l2_init(&mp->l2[s], l2cfg, &la);

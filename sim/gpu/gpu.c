@@ -335,6 +335,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     ldst_params_defaults(&ss->lp);
     ss->lp.l1d = cfg->l1d;
     ss->lp.l1d.coh = cfg->coh;
+    ss->lp.l1d.period_ps = per.core * cfg->sm.pipe_clock_div; /* the L1D ticks in SM pipeline cycles */
     ss->lp.l1c = cfg->l1c;
     ss->lp.coal = cfg->coalesce;
     ss->lp.coal.flit = cfg->icnt_net.flit; /* the SM copies the packet geometry (coalesce.h) */

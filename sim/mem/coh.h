@@ -129,6 +129,12 @@ void coh_print_md(const struct coh_proto *p, FILE *out);
 enum coh_protocol {
     COH_PROTO_NONE, /* non-coherent L1 (today's write-evict / write-through tables) */
     COH_PROTO_GTSC, /* G-TSC logical-timestamp coherence (spec coherence-gtsc.md 2) */
+    COH_PROTO_TC,   /* Temporal Coherence: physical-time leases (spec coherence-gtsc.md 3.3) */
+};
+
+enum coh_tc_variant {
+    COH_TC_WEAK,   /* TC-Weak: stores performed at once, fences wait for the GWCT (RC) */
+    COH_TC_STRONG, /* TC-Strong: a store waits at L2 until every lease on its line expired (SC) */
 };
 
 enum coh_rd_extend {
@@ -140,6 +146,8 @@ struct coh_cfg {
     int protocol;        /* coh.protocol: enum coh_protocol */
     uint64_t gtsc_lease; /* coh.gtsc_lease: logical lease length (timestamp units) */
     int gtsc_rd_extend;  /* coh.gtsc_rd_extend: enum coh_rd_extend */
+    uint64_t tc_lease;   /* coh.tc_lease: TC lease (SM pipeline cycles) */
+    int tc_variant;      /* coh.tc_variant: enum coh_tc_variant */
 };
 
 struct cfg_section;
@@ -258,6 +266,44 @@ enum coh_g1_action {
 };
 
 extern const struct coh_proto coh_gtsc_l1; /* coh.protocol = gtsc */
+
+/* The TC L1D (sim/mem/coh_tc_l1.c, spec coherence-gtsc.md 3.3; NOTE(l1d-tc)
+ * in sim/sm/lsu/l1d_tc.c). Numbered like enum ta_state for I, V, M; IP is
+ * an open MSHR entry without a way (allocation on fill). */
+enum coh_t1_state { COH_T1_I, COH_T1_IP, COH_T1_V, COH_T1_M, COH_T1_N_STATES };
+
+enum coh_t1_event {
+    COH_T1_LOAD,        /* cached load of an absent line */
+    COH_T1_LOAD_HIT,    /* cached load of a present line whose lease has not expired (or local data) */
+    COH_T1_EXPIRE,      /* a load finds the copy's lease expired: self-invalidation */
+    COH_T1_STORE,       /* global store */
+    COH_T1_LOCAL_STORE, /* local-memory store (write-back) */
+    COH_T1_ATOMIC,      /* atomic (at L2) */
+    COH_T1_FILL,        /* data with its expiry time for the open read */
+    COH_T1_REPLACE,     /* the way is the victim of a new line */
+    COH_T1_INV_ALL,     /* kernel launch */
+    COH_T1_FLUSH,       /* kernel end: write back dirty local data */
+    COH_T1_N_EVENTS
+};
+
+enum coh_t1_action {
+    COH_T1A_END = COH_END,
+    COH_T1A_TOUCH,        /* a use for the replacement policy */
+    COH_T1A_HIT_DONE,     /* queue the hit completion */
+    COH_T1A_OPEN_READ,    /* open an MSHR entry and queue the read */
+    COH_T1A_ADD_WAITER,   /* add the load to the entry */
+    COH_T1A_WRITE_DATA,   /* write the store's bytes into the line */
+    COH_T1A_SEND_WRITE,   /* queue the write */
+    COH_T1A_SEND_ATOMIC,  /* queue the atomic */
+    COH_T1A_EVICT,        /* drop the line */
+    COH_T1A_WRITEBACK,    /* queue a write-back of the dirty local line */
+    COH_T1A_FILL_LINE,    /* Replace a victim way, install the line with its expiry */
+    COH_T1A_COMPLETE,     /* complete every load of the entry with the fill's bytes */
+    COH_T1A_RELEASE_MSHR, /* free the entry */
+    COH_T1A_N_ACTIONS
+};
+
+extern const struct coh_proto coh_tc_l1; /* coh.protocol = tc */
 
 /* The non-coherent L2 slice (sim/mem/coh_noncoh_l2.c): the point of
  * coherence for its addresses, non-inclusive, write-back. States are

@@ -7,7 +7,8 @@
 #include "sim/cfg/sim_cfg.h"
 #include "sim/mem/coh.h"
 
-static const char *const coh_proto_names[] = {"none", "gtsc", NULL};
+static const char *const coh_proto_names[] = {"none", "gtsc", "tc", NULL};
+static const char *const coh_tc_names[] = {"weak", "strong", NULL};
 static const char *const coh_rd_names[] = {"tardis", "min_cover", NULL};
 
 static const struct cfg_key coh_keys[] = {
@@ -19,28 +20,41 @@ static const struct cfg_key coh_keys[] = {
     {"gtsc_rd_extend", CFG_ENUM, offsetof(struct coh_cfg, gtsc_rd_extend), 0, 0, "tardis", coh_rd_names,
      "G-TSC L2 read rule: tardis rts = max(rts, wts+lease, warp_ts+lease); min_cover rts = max(rts, warp_ts) "
      "(spec OQ-1)"},
+    {"tc_lease", CFG_UINT, offsetof(struct coh_cfg, tc_lease), 1, 100000000, "500", NULL,
+     "TC lease in SM pipeline cycles: a copy is readable until it expires (spec OQ-10: 001 gives none; "
+     "500 is the spec's starting point)"},
+    {"tc_variant", CFG_ENUM, offsetof(struct coh_cfg, tc_variant), 0, 0, "weak", coh_tc_names,
+     "weak: TC-Weak, stores performed at once, a fence waits until the stores' leases expired (RC); strong: "
+     "TC-Strong, a store waits at L2 until every lease on its line expired (with "
+     "sched.max_outstanding_mem_per_warp = 1: SC)"},
 };
 
 void coh_cfg_defaults(struct coh_cfg *c)
 {
-    *c = (struct coh_cfg){.protocol = COH_PROTO_NONE, .gtsc_lease = 10, .gtsc_rd_extend = COH_RD_TARDIS};
+    *c = (struct coh_cfg){.protocol = COH_PROTO_NONE,
+                          .gtsc_lease = 10,
+                          .gtsc_rd_extend = COH_RD_TARDIS,
+                          .tc_lease = 500,
+                          .tc_variant = COH_TC_WEAK};
 }
 
 static void coh_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
 {
     const struct coh_cfg *c = sec;
-    if (c->protocol != COH_PROTO_GTSC)
+    if (c->protocol == COH_PROTO_NONE)
         return;
+    const char *nm = c->protocol == COH_PROTO_GTSC ? "gtsc" : "tc";
     if (!all->l1d.enable)
         cfg_check_fail(ck, "coh.protocol",
-                       "gtsc needs l1d.enable = true (with no L1 there is nothing to keep coherent: use "
-                       "coh.protocol = none)");
+                       "%s needs l1d.enable = true (with no L1 there is nothing to keep coherent: use "
+                       "coh.protocol = none)", nm);
     if (all->l2.write_miss == L2_WRITE_MISS_BYTE_MASK)
         cfg_check_fail(ck, "coh.protocol",
-                       "gtsc needs l2.write_miss = fetch or fetch_write (a byte_mask line has no single "
-                       "write timestamp for its missing bytes)");
+                       "%s needs l2.write_miss = fetch or fetch_write (a byte_mask line has no single "
+                       "version for its missing bytes)", nm);
     if (all->l1d.perfect)
-        cfg_check_fail(ck, "coh.protocol", "gtsc cannot be combined with l1d.perfect (its side store has no leases)");
+        cfg_check_fail(ck, "coh.protocol", "%s cannot be combined with l1d.perfect (its side store has no leases)",
+                       nm);
 }
 
 const struct cfg_section coh_cfg_section = {"coh", "coherence protocol of the L1Ds and L2 slices",

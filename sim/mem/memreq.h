@@ -207,6 +207,15 @@ static inline bool mem_mask_any_range(const uint64_t m[2], uint32_t off, uint32_
     return false;
 }
 
+/* TC replies carry one 64-bit physical time (ps) in the wts / rts fields: a
+ * read's lease expiry, a write's or atomic's GWCT (spec coherence-gtsc.md 3.3). */
+static inline uint64_t mem_rep_time(const struct mem_reply *r) { return (uint64_t)r->rts << 32 | r->wts; }
+static inline void mem_rep_set_time(struct mem_reply *r, uint64_t t)
+{
+    r->wts = (uint32_t)t;
+    r->rts = (uint32_t)(t >> 32);
+}
+
 /* Lanes of one atomic request whose operands fit data[]: 128 / (es * (cas ? 2 : 1)), at most 32. */
 static inline uint32_t mem_atom_max_lanes(uint32_t elem_bytes, bool cas)
 {

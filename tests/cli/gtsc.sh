@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CLI: G-TSC coherence (coh.protocol = gtsc, docs/coherence.md, issue 16):
+# CLI: G-TSC and TC coherence (coh.protocol = gtsc / tc, docs/coherence.md, issue 16):
 # its keys are listed, bad values and incompatible settings are refused with
 # file:line:key (exit 2), the workloads that communicate between CTAs (and a
 # few others) verify under G-TSC RC and SC, statistics are identical for 1
@@ -8,7 +8,7 @@
 source "$(dirname "$0")/../support/cli_lib.sh"
 
 expect_exit 0 "config --list works" -- "$GPUSIM" config --list
-for k in coh.protocol coh.gtsc_lease coh.gtsc_rd_extend; do
+for k in coh.protocol coh.gtsc_lease coh.gtsc_rd_extend coh.tc_lease coh.tc_variant; do
     contains "$TMP/out" "$k" "config --list shows $k"
 done
 
@@ -61,7 +61,24 @@ for w in wsteal barneshut; do
     same_stats "$TMP/$w.1.json" "$TMP/$w.t.json"; ok $? "$w: statistics identical with sim.tick_every_cycle"
     grep -q '"l1d.gtsc_lease_misses"' "$TMP/$w.1.json"; ok $? "$w: G-TSC statistics are reported"
 done
+# TC-Weak (RC) and TC-Strong (SC)
+for w in prodcons spinlock pushrel halo; do
+    expect_exit 0 "$w verifies under TC-Weak" -- "$GPUSIM" run $w --size tiny -q -c fermi16-gtsc \
+        -o sim.mode=timing -o coh.protocol=tc --threads 1 --stats "$TMP/$w.tw1.json"
+    expect_exit 0 "$w under TC-Weak, 2 threads" -- "$GPUSIM" run $w --size tiny -q -c fermi16-gtsc \
+        -o sim.mode=timing -o coh.protocol=tc --threads 2 --stats "$TMP/$w.tw2.json"
+    same_stats "$TMP/$w.tw1.json" "$TMP/$w.tw2.json"; ok $? "$w: TC-Weak statistics identical for 1 and 2 threads"
+    expect_exit 0 "$w verifies under TC-Strong SC" -- "$GPUSIM" run $w --size tiny -q -c fermi16-gtsc \
+        -o sim.mode=timing -o coh.protocol=tc -o coh.tc_variant=strong -o sched.max_outstanding_mem_per_warp=1 \
+        --threads 1 --stats "$TMP/$w.ts1.json"
+    expect_exit 0 "$w under TC-Strong SC, every cycle ticked" -- "$GPUSIM" run $w --size tiny -q -c fermi16-gtsc \
+        -o sim.mode=timing -o coh.protocol=tc -o coh.tc_variant=strong -o sched.max_outstanding_mem_per_warp=1 \
+        -o sim.tick_every_cycle=true --threads 1 --stats "$TMP/$w.tst.json"
+    same_stats "$TMP/$w.ts1.json" "$TMP/$w.tst.json"; ok $? "$w: TC-Strong statistics identical with sim.tick_every_cycle"
+done
+grep -q '"l2.tc_write_stalls"' "$TMP/prodcons.ts1.json"; ok $? "TC statistics are reported"
+
 expect_exit 0 "the default run" -- "$GPUSIM" run prodcons --size tiny -q -o sim.mode=timing --threads 1 \
     --stats "$TMP/none.json"
-! grep -q '"l1d.gtsc_\|"l2.gtsc_' "$TMP/none.json"; ok $? "no G-TSC counter in the default output"
+! grep -q '"l1d.gtsc_\|"l2.gtsc_\|"l1d.tc_\|"l2.tc_' "$TMP/none.json"; ok $? "no G-TSC or TC counter in the default output"
 finish

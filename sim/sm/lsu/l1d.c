@@ -136,6 +136,8 @@ void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
     }
     if (cfg->coh.protocol == COH_PROTO_GTSC && l->enabled) /* its own table and paths (l1d_gtsc.c) */
         l1d_gtsc_init(l, cfg);
+    else if (cfg->coh.protocol == COH_PROTO_TC && l->enabled) /* (l1d_tc.c) */
+        l1d_tc_init(l, cfg);
 }
 
 void l1d_fini(struct l1d *l)
@@ -150,6 +152,7 @@ void l1d_fini(struct l1d *l)
         free(l->ps);
     }
     l1d_gtsc_fini(l);
+    l1d_tc_fini(l);
     ta_fini(&l->tags);
     mshr_fini(&l->mshr);
     free(l->data);
@@ -649,6 +652,8 @@ enum l1d_result l1d_access(struct l1d *l, const struct l1d_acc *a, cycle_t cycle
     l->cur_space = a->is_local ? MEM_SPACE_LOCAL : MEM_SPACE_GLOBAL;
     if (UNLIKELY(l->g != NULL)) {
         r = l1d_gtsc_access(l, a, cycle, cause);
+    } else if (UNLIKELY(l->tc != NULL)) {
+        r = l1d_tc_access(l, a, cycle, cause);
     } else {
         switch (t->op) {
         case COAL_LOAD: r = access_load(l, a, cycle, cause); break;
@@ -741,6 +746,8 @@ static bool process_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cy
 {
     if (UNLIKELY(l->g != NULL))
         return l1d_gtsc_reply(l, rep, cycle);
+    if (UNLIKELY(l->tc != NULL))
+        return l1d_tc_reply(l, rep, cycle);
     if (rep->op == MEM_OP_READ && (rep->id & L1D_ID_FILL)) {
         uint32_t e = rep->id & ~L1D_ID_FILL;
         SIM_ASSERT(e < l->mshr.n_entries && l->mshr.state[e] == MSHR_OPEN &&
@@ -816,6 +823,10 @@ uint64_t l1d_tick(struct l1d *l, cycle_t cycle)
                 l1d_gtsc_flush_line(l, li, cycle);
                 break;
             }
+            if (UNLIKELY(l->tc != NULL)) {
+                l1d_tc_flush_line(l, li, cycle);
+                break;
+            }
             struct l1d_step s = {.l = l, .line = ta_tag_of(&l->tags, li), .cycle = cycle, .li = (int32_t)li,
                                  .e = -1, .victim = -1};
             l1_step(&s, COH_L1_M, COH_L1_FLUSH);
@@ -837,7 +848,7 @@ uint64_t l1d_tick(struct l1d *l, cycle_t cycle)
 
 void l1d_invalidate_clean(struct l1d *l, cycle_t cycle)
 {
-    SIM_ASSERT(l->g == NULL, "l1d[%d]: acquire invalidation of a coherent L1D (ldst must skip it)", l->sm_id);
+    SIM_ASSERT(!l1d_coherent(l), "l1d[%d]: acquire invalidation of a coherent L1D (ldst must skip it)", l->sm_id);
     /* Lines in V or M step here; R is stepped per open MSHR entry below (with
      * allocate-on-fill it has no way). */
     uint32_t n = ta_n_lines(&l->tags);
@@ -868,6 +879,8 @@ void l1d_invalidate_all(struct l1d *l)
      * then reached by one bulk invalidation (TA_EV_FLUSH accounting). */
     if (UNLIKELY(l->g != NULL)) {
         l1d_gtsc_invalidate_all(l); /* on its own table; every warp_ts back to 1 */
+    } else if (UNLIKELY(l->tc != NULL)) {
+        l1d_tc_invalidate_all(l);
     } else {
         for (uint32_t i = 0; i < ta_n_lines(&l->tags); i++) {
             struct l1d_step s = {.l = l, .line = ta_tag_of(&l->tags, i), .li = -1, .e = -1, .victim = -1};
@@ -944,6 +957,8 @@ void l1d_stats_register(struct l1d *l, struct stats *s)
         ta_stats_register(&l->tags, s, g, i);
     if (l->g) /* coh.protocol = gtsc only */
         l1d_gtsc_stats_register(l, s);
+    if (l->tc) /* coh.protocol = tc only */
+        l1d_tc_stats_register(l, s);
     if (l->ps) /* l1d.perfect only, so the default output is unchanged */
         stats_counter(s, g, i, "perfect_hits", &l->st.perfect_hits,
                       "l1d.perfect: loads served from the side store of lines the tag array no longer holds");

@@ -113,6 +113,7 @@ struct l1d_cfg {
     bool perfect;               /* l1d.perfect: contention-free L1D (NOTE(l1d-perfect) in l1d.c, docs/knobs.md) */
     bool locality_stats;        /* l1d.locality_stats: classify loads by last accessor (docs/vws.md) */
     struct coh_cfg coh;         /* the coh.* section, copied in by the GPU model (no l1d key) */
+    uint64_t period_ps;         /* the L1D's clock period (ps; the SM pipeline), for TC's physical leases (no key) */
 };
 
 extern const struct cfg_section l1d_cfg_section;
@@ -202,6 +203,19 @@ enum l1d_event {
  * MEM_WARP_NONE when unknown); line_addr the line. Runs inside l1d_access /
  * l1d_tick / the invalidations; it must not call back into the cache. */
 typedef void (*l1d_event_fn)(void *ctx, uint32_t warp, enum l1d_event ev, uint64_t line_addr);
+
+/* TC state of the L1D (coh.protocol = tc; NOTE(l1d-tc) in l1d_tc.c).
+ * Times are physical, in ps of simulated time. */
+struct l1d_tc {
+    uint64_t period_ps;      /* the L1D's cycle (ps) */
+    uint64_t *exp;           /* [n_lines] the copy's lease expiry (ps) */
+    uint64_t gwct[64];       /* per warp slot: the latest "global write completion time" acked to it (ps) */
+    struct {
+        uint64_t expired;       /* loads that found their copy expired (coherence misses) */
+        uint64_t open_refusals; /* stores/atomics refused while their line had a read outstanding (per attempt) */
+        uint64_t fence_waits;   /* L1D cycles gpu fences/releases waited for the GWCT after their acks */
+    } st;
+};
 
 /* ------------------------------------------------------------- state */
 
@@ -321,6 +335,7 @@ struct l1d {
     struct ta_opts ta_o;    /* the tag array's options (re-init with metadata when the hook is set) */
     struct lastacc *loc;    /* l1d.locality_stats: line -> (CTA, warp) of the last load, NULL = off */
     struct l1d_gtsc *g;     /* coh.protocol = gtsc: leases and warp timestamps; NULL = non-coherent */
+    struct l1d_tc *tc;      /* coh.protocol = tc: physical leases and GWCTs; NULL = not TC */
 
     /* timing */
     uint64_t last_acc;      /* cycle + 1 of the last access (0 = none) */
@@ -377,7 +392,11 @@ void l1d_flush_dirty(struct l1d *l);
 bool l1d_idle(const struct l1d *l);
 /* The L1D keeps itself coherent (coh.protocol = gtsc): acquires and fences
  * need not invalidate it. */
-static inline bool l1d_coherent(const struct l1d *l) { return l->g != NULL; }
+static inline bool l1d_coherent(const struct l1d *l) { return l->g != NULL || l->tc != NULL; }
+/* TC-Weak (NOTE(l1d-tc)): the first L1D cycle at which a gpu-scope fence or
+ * release of the SM may complete: every GWCT acked to any warp of the SM has
+ * passed (0 when not TC). Counts a waiting cycle when it is after `cycle`. */
+uint64_t l1d_tc_fence_cycle(struct l1d *l, cycle_t cycle);
 /* G-TSC: the warp's logical time (tests); 0 when not coherent. */
 uint32_t l1d_warp_ts(const struct l1d *l, uint32_t warp);
 /* G-TSC, NOTE(gtsc-sync) in l1d_gtsc.c: a gpu-scope fence or release of

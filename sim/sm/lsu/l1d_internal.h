@@ -52,4 +52,13 @@ void l1d_gtsc_flush_line(struct l1d *l, uint32_t li, cycle_t cycle);
 void l1d_gtsc_invalidate_all(struct l1d *l);
 void l1d_gtsc_stats_register(struct l1d *l, struct stats *s);
 
+/* ---- TC (l1d_tc.c) */
+void l1d_tc_init(struct l1d *l, const struct l1d_cfg *cfg);
+void l1d_tc_fini(struct l1d *l);
+enum l1d_result l1d_tc_access(struct l1d *l, const struct l1d_acc *a, cycle_t cycle, enum l1d_rf_cause *cause);
+bool l1d_tc_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle);
+void l1d_tc_flush_line(struct l1d *l, uint32_t li, cycle_t cycle);
+void l1d_tc_invalidate_all(struct l1d *l);
+void l1d_tc_stats_register(struct l1d *l, struct stats *s);
+
 #endif /* GPUSIM_SIM_SM_LSU_L1D_INTERNAL_H */

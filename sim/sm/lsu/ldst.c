@@ -223,12 +223,25 @@ static bool release_ok(const struct ldst *u, uint32_t w, uint32_t self, uint64_t
     return true;
 }
 
+/* TC-Weak (NOTE(l1d-tc)): a gpu-scope fence or release completes only once
+ * the SM's GWCT has passed; otherwise *wake is lowered to the cycle it does. */
+static bool tc_time_ok(struct ldst *u, cycle_t cycle, uint64_t *wake)
+{
+    if (!u->l1d.tc)
+        return true;
+    uint64_t c = l1d_tc_fence_cycle(&u->l1d, cycle);
+    if (c <= cycle)
+        return true;
+    *wake = MIN(*wake, c);
+    return false;
+}
+
 static void finish_slot(struct ldst *u, uint32_t si, cycle_t cycle)
 {
     struct ldst_slot *s = &u->slots[si];
     const struct memop *op = &s->op;
     bool data = op->kind == MEMOP_LOAD || op->kind == MEMOP_ATOMIC;
-    if (op->kind == MEMOP_FENCE && (op->order & MO_ORD_REL_GPU) && l1d_coherent(&u->l1d))
+    if (op->kind == MEMOP_FENCE && (op->order & MO_ORD_REL_GPU) && u->l1d.g)
         l1d_gtsc_fence(&u->l1d, op->warp); /* NOTE(gtsc-sync) */
     if (op->order & MO_ORD_ACQ_GPU)
         acquire_invalidate(u, cycle);
@@ -542,13 +555,16 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
         finish_slot(u, si, cycle);
     }
 
-    /* 3. fences whose release condition holds (NOTE(fence)) */
+    /* 3. fences whose release condition holds (NOTE(fence)); under TC-Weak
+     * also the SM's GWCT (NOTE(l1d-tc)): tc_wake is the cycle it passes */
+    uint64_t tc_wake = CYCLE_NEVER;
     if (u->n_fences) {
         for (uint32_t i = 0; i < u->n_slots && u->n_fences; i++) {
             const struct ldst_slot *s = &u->slots[i];
             if (!s->used || s->op.kind != MEMOP_FENCE || (int32_t)i == u->st_slot)
                 continue;
-            if (!(s->op.order & MO_ORD_REL_GPU) || release_ok(u, s->op.warp, 1, s->op.seq))
+            if (!(s->op.order & MO_ORD_REL_GPU) || (release_ok(u, s->op.warp, 1, s->op.seq) &&
+                                                    tc_time_ok(u, cycle, &tc_wake)))
                 finish_slot(u, i, cycle);
         }
     }
@@ -563,14 +579,15 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
     /* 5. latch into an empty stage, then the stage's access of this cycle */
     bool rel_wait = false;
     if (u->st_slot < 0 && u->latch_valid && u->latch_ready <= cycle && u->latch.kind != MEMOP_FENCE &&
-        (u->latch.order & MO_ORD_REL_GPU) && !release_ok(u, u->latch.warp, 1, u->latch.seq)) {
+        (u->latch.order & MO_ORD_REL_GPU) &&
+        (!release_ok(u, u->latch.warp, 1, u->latch.seq) || !tc_time_ok(u, cycle, &tc_wake))) {
         u->st.rel_stall++;
         rel_wait = true; /* retried next cycle (NOTE(release)) */
     }
     if (u->st_slot < 0 && u->latch_valid && u->latch_ready <= cycle && !rel_wait) {
         if (u->n_free > 0) {
             bool fence = u->latch.kind == MEMOP_FENCE;
-            if (!fence && (u->latch.order & MO_ORD_REL_GPU) && l1d_coherent(&u->l1d))
+            if (!fence && (u->latch.order & MO_ORD_REL_GPU) && u->l1d.g)
                 l1d_gtsc_fence(&u->l1d, u->latch.warp); /* a release store: NOTE(gtsc-sync) */
             stage_enter(u, cycle);
             if (fence)
@@ -584,6 +601,7 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
 
     if (busy || rel_wait)
         next = cycle + 1;
+    next = MIN(next, tc_wake);
     if (u->st_slot >= 0)
         next = MIN(next, u->st_kind == ST_TIMED ? u->st_until : cycle + 1);
     if (u->latch_valid)
