@@ -311,18 +311,27 @@ static void act_hit_done(void *ctx)
         l1d_push_hit_done(l, s->line, s->a->token, L1D_DONE_STORE, NULL, s->cycle);
 }
 
+int32_t l1d_open_entry(struct l1d *l, uint64_t line, bool probe, cycle_t cycle)
+{
+    int32_t e = mshr_alloc(&l->mshr, line);
+    SIM_ASSERT(e >= 0, "l1d[%d]: MSHR full after check", l->sm_id);
+    if (probe)
+        ta_victim_probe(&l->tags, line); /* an allocating miss: would it have hit? (docs/cache.md) */
+    l->mshr_line[e] = -1;
+    l->mshr_stale[e] = 0;
+    l->mshr_t[e] = cycle;
+    l->mshr_warp[e] = l->cur_warp;
+    l->mshr_cta[e] = l->cur_cta;
+    return e;
+}
+
 static void act_open_mshr(void *ctx)
 {
     struct l1d_step *s = ctx;
     struct l1d *l = s->l;
-    int32_t e = mshr_alloc(&l->mshr, s->line);
-    SIM_ASSERT(e >= 0, "l1d[%d]: MSHR full after check", l->sm_id);
-    ta_victim_probe(&l->tags, s->line); /* an allocating miss: would it have hit? (docs/cache.md) */
-    l->mshr_line[e] = l->alloc == L1D_ALLOC_ON_MISS ? s->victim : -1;
-    l->mshr_stale[e] = 0;
-    l->mshr_t[e] = s->cycle;
-    l->mshr_warp[e] = l->cur_warp;
-    l->mshr_cta[e] = l->cur_cta;
+    int32_t e = l1d_open_entry(l, s->line, true, s->cycle);
+    if (l->alloc == L1D_ALLOC_ON_MISS)
+        l->mshr_line[e] = s->victim;
     l1d_mq_push(l, MEM_OP_READ, s->line, L1D_ID_FILL | (uint32_t)e, (uint8_t)l->line, s->cycle);
     s->e = e;
 }
@@ -349,25 +358,36 @@ static void act_add_request(void *ctx)
     p->t_acc = s->cycle;
 }
 
+struct mem_req *l1d_queue_write(struct l1d *l, const struct l1d_acc *a, cycle_t cycle)
+{
+    const struct coal_txn *t = &a->txn;
+    struct mem_req *r = l1d_mq_push(l, MEM_OP_WRITE, t->line_addr | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
+    r->mask[0] = t->bytes[0];
+    r->mask[1] = t->bytes[1];
+    l1d_write_bytes(r->data, a->data, t->bytes);
+    return r;
+}
+
+struct mem_req *l1d_queue_atomic(struct l1d *l, const struct l1d_acc *a, cycle_t cycle)
+{
+    const struct coal_txn *t = &a->txn;
+    struct mem_req *r =
+        l1d_mq_push(l, MEM_OP_ATOMIC, t->line_addr | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
+    r->atom = a->atom;
+    memcpy(r->data, a->data, MEM_LINE_BYTES);
+    return r;
+}
+
 static void act_send_write(void *ctx)
 {
     struct l1d_step *s = ctx;
-    const struct coal_txn *t = &s->a->txn;
-    struct mem_req *r =
-        l1d_mq_push(s->l, MEM_OP_WRITE, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
-    r->mask[0] = t->bytes[0];
-    r->mask[1] = t->bytes[1];
-    l1d_write_bytes(r->data, s->a->data, t->bytes);
+    l1d_queue_write(s->l, s->a, s->cycle);
 }
 
 static void act_send_atomic(void *ctx)
 {
     struct l1d_step *s = ctx;
-    const struct coal_txn *t = &s->a->txn;
-    struct mem_req *r =
-        l1d_mq_push(s->l, MEM_OP_ATOMIC, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
-    r->atom = s->a->atom;
-    memcpy(r->data, s->a->data, MEM_LINE_BYTES);
+    l1d_queue_atomic(s->l, s->a, s->cycle);
 }
 
 static void act_write_data(void *ctx)
@@ -777,6 +797,12 @@ static bool process_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cy
     }
     if (idx_ring_full(&l->fq_r))
         return false;
+    l1d_pass_through(l, rep, cycle);
+    return true;
+}
+
+void l1d_pass_through(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
+{
     uint8_t kind = rep->op == MEM_OP_READ ? L1D_DONE_LOAD : rep->op == MEM_OP_WRITE ? L1D_DONE_STORE : L1D_DONE_ATOMIC;
     SIM_ASSERT(rep->op == MEM_OP_READ || rep->op == MEM_OP_WRITE || rep->op == MEM_OP_ATOMIC,
                "l1d[%d]: reply with op %u", l->sm_id, rep->op);
@@ -786,7 +812,6 @@ static bool process_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cy
     d->n_lanes = rep->n_lanes;
     if (kind != L1D_DONE_STORE)
         memcpy(d->data, rep->data, MEM_LINE_BYTES);
-    return true;
 }
 
 #ifndef NDEBUG /* invariant checks every cycle in debug builds (STYLE.md item 4) */

@@ -166,18 +166,8 @@ static void ga_hit_done(void *ctx)
 static void ga_open_read(void *ctx)
 {
     struct g1_step *s = ctx;
-    struct l1d *l = s->l;
-    int32_t e = mshr_alloc(&l->mshr, s->line);
-    SIM_ASSERT(e >= 0, "l1d[%d]: MSHR full after check", l->sm_id);
-    if (s->li < 0)
-        ta_victim_probe(&l->tags, s->line); /* a tag miss: would it have hit? (docs/cache.md) */
-    l->mshr_line[e] = -1;
-    l->mshr_stale[e] = 0;
-    l->mshr_t[e] = s->cycle;
-    l->mshr_warp[e] = l->cur_warp;
-    l->mshr_cta[e] = l->cur_cta;
-    l->g->blocked[e] = 0;
-    s->e = e;
+    s->e = l1d_open_entry(s->l, s->line, s->li < 0, s->cycle); /* probe a tag miss only */
+    s->l->g->blocked[s->e] = 0;
 }
 
 static void ga_send_read(void *ctx)
@@ -238,25 +228,15 @@ static void ga_lock(void *ctx)
 static void ga_send_write(void *ctx)
 {
     struct g1_step *s = ctx;
-    const struct coal_txn *t = &s->a->txn;
-    struct mem_req *r =
-        l1d_mq_push(s->l, MEM_OP_WRITE, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
-    r->coh.mask[0] = t->bytes[0];
-    r->coh.mask[1] = t->bytes[1];
+    struct mem_req *r = l1d_queue_write(s->l, s->a, s->cycle); /* coh.mask aliases the mask it set */
     r->coh.warp_ts = s->ts;
     r->coh.l1_wts = s->li >= 0 && !s->a->is_local ? s->l->g->wts[s->li] : 0;
-    l1d_write_bytes(r->data, s->a->data, t->bytes);
 }
 
 static void ga_send_atomic(void *ctx)
 {
     struct g1_step *s = ctx;
-    const struct coal_txn *t = &s->a->txn;
-    struct mem_req *r =
-        l1d_mq_push(s->l, MEM_OP_ATOMIC, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
-    r->atom = s->a->atom;
-    r->atom.warp_ts = s->ts;
-    memcpy(r->data, s->a->data, MEM_LINE_BYTES);
+    l1d_queue_atomic(s->l, s->a, s->cycle)->atom.warp_ts = s->ts;
 }
 
 static void ga_evict(void *ctx)
@@ -633,11 +613,7 @@ bool l1d_gtsc_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
         l->cur_warp = MEM_WARP_NONE;
         l->cur_cta = MEM_CTA_NONE;
     }
-    uint8_t kind = rep->op == MEM_OP_READ ? L1D_DONE_LOAD : rep->op == MEM_OP_WRITE ? L1D_DONE_STORE : L1D_DONE_ATOMIC;
-    struct l1d_done *d = l1d_push_fill_done(l, line, rep->id, kind, L1D_SRC_L2, cycle, cycle);
-    d->n_lanes = rep->n_lanes;
-    if (kind != L1D_DONE_STORE)
-        memcpy(d->data, rep->data, MEM_LINE_BYTES);
+    l1d_pass_through(l, rep, cycle);
     return true;
 }
 

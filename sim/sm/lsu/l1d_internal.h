@@ -37,6 +37,17 @@ struct l1d_done *l1d_push_fill_done(struct l1d *l, uint64_t line_addr, uint32_t 
                                     uint64_t t_acc, cycle_t cycle);
 /* Queue the write-back of MODIFIED line li (the caller checked room). */
 void l1d_writeback_line(struct l1d *l, uint32_t li, cycle_t cycle);
+/* Queue the access's write (bytes under its mask) or atomic toward L2; the
+ * caller checked room and fills any protocol fields of the request. */
+struct mem_req *l1d_queue_write(struct l1d *l, const struct l1d_acc *a, cycle_t cycle);
+struct mem_req *l1d_queue_atomic(struct l1d *l, const struct l1d_acc *a, cycle_t cycle);
+/* Open an MSHR entry for line (the caller checked room; no request queued):
+ * no way, not stale, stamped with the access in progress; probe = count a
+ * victim-tag probe (an allocating miss). */
+int32_t l1d_open_entry(struct l1d *l, uint64_t line, bool probe, cycle_t cycle);
+/* Hand a store ack, atomic or bypassing read to the LD/ST unit as a
+ * completion (the caller checked completion-queue room). */
+void l1d_pass_through(struct l1d *l, const struct mem_reply *rep, cycle_t cycle);
 /* Count a reservation fail of cause c and return L1D_FAIL. */
 enum l1d_result l1d_fail(struct l1d *l, enum l1d_rf_cause c, enum l1d_rf_cause *out);
 

@@ -87,17 +87,8 @@ static void ta_hit_done(void *ctx)
 static void ta_open_read(void *ctx)
 {
     struct t1_step *s = ctx;
-    struct l1d *l = s->l;
-    int32_t e = mshr_alloc(&l->mshr, s->line);
-    SIM_ASSERT(e >= 0, "l1d[%d]: MSHR full after check", l->sm_id);
-    ta_victim_probe(&l->tags, s->line);
-    l->mshr_line[e] = -1;
-    l->mshr_stale[e] = 0;
-    l->mshr_t[e] = s->cycle;
-    l->mshr_warp[e] = l->cur_warp;
-    l->mshr_cta[e] = l->cur_cta;
-    l1d_mq_push(l, MEM_OP_READ, s->line, L1D_ID_FILL | (uint32_t)e, (uint8_t)l->line, s->cycle);
-    s->e = e;
+    s->e = l1d_open_entry(s->l, s->line, true, s->cycle);
+    l1d_mq_push(s->l, MEM_OP_READ, s->line, L1D_ID_FILL | (uint32_t)s->e, (uint8_t)s->l->line, s->cycle);
 }
 
 static void ta_add_waiter(void *ctx)
@@ -119,22 +110,13 @@ static void ta_write_data(void *ctx)
 static void ta_send_write(void *ctx)
 {
     struct t1_step *s = ctx;
-    const struct coal_txn *t = &s->a->txn;
-    struct mem_req *r =
-        l1d_mq_push(s->l, MEM_OP_WRITE, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
-    r->mask[0] = t->bytes[0];
-    r->mask[1] = t->bytes[1];
-    l1d_write_bytes(r->data, s->a->data, t->bytes);
+    l1d_queue_write(s->l, s->a, s->cycle);
 }
 
 static void ta_send_atomic(void *ctx)
 {
     struct t1_step *s = ctx;
-    const struct coal_txn *t = &s->a->txn;
-    struct mem_req *r =
-        l1d_mq_push(s->l, MEM_OP_ATOMIC, t->line_addr | t->seg_offset, s->a->token, (uint8_t)t->seg_size, s->cycle);
-    r->atom = s->a->atom;
-    memcpy(r->data, s->a->data, MEM_LINE_BYTES);
+    l1d_queue_atomic(s->l, s->a, s->cycle);
 }
 
 static void ta_evict(void *ctx)
@@ -331,11 +313,7 @@ bool l1d_tc_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
         if (g > l->tc->gwct[rep->warp])
             l->tc->gwct[rep->warp] = g;
     }
-    uint8_t kind = rep->op == MEM_OP_READ ? L1D_DONE_LOAD : rep->op == MEM_OP_WRITE ? L1D_DONE_STORE : L1D_DONE_ATOMIC;
-    struct l1d_done *d = l1d_push_fill_done(l, mem_line_of(rep->addr), rep->id, kind, L1D_SRC_L2, cycle, cycle);
-    d->n_lanes = rep->n_lanes;
-    if (kind != L1D_DONE_STORE)
-        memcpy(d->data, rep->data, MEM_LINE_BYTES);
+    l1d_pass_through(l, rep, cycle);
     return true;
 }
 
