@@ -45,6 +45,8 @@ struct mem_req *l1d_queue_atomic(struct l1d *l, const struct l1d_acc *a, cycle_t
  * no way, not stale, stamped with the access in progress; probe = count a
  * victim-tag probe (an allocating miss). */
 int32_t l1d_open_entry(struct l1d *l, uint64_t line, bool probe, cycle_t cycle);
+/* Complete every load of MSHR entry e with the line's bytes `data`. */
+void l1d_complete_entry(struct l1d *l, uint32_t e, uint64_t line, const uint8_t *data, cycle_t cycle);
 /* Hand a store ack, atomic or bypassing read to the LD/ST unit as a
  * completion (the caller checked completion-queue room). */
 void l1d_pass_through(struct l1d *l, const struct mem_reply *rep, cycle_t cycle);

@@ -150,14 +150,7 @@ static void ta_fill_line(void *ctx)
 static void ta_complete(void *ctx)
 {
     struct t1_step *s = ctx;
-    struct l1d *l = s->l;
-    uint32_t e = (uint32_t)s->e, n = mshr_count(&l->mshr, e);
-    for (uint32_t k = 0; k < n; k++) {
-        const struct l1d_pend *p = mshr_slot(&l->mshr, e, k);
-        struct l1d_done *d = l1d_push_fill_done(l, s->line, p->token, L1D_DONE_LOAD, L1D_SRC_FILL, p->t_acc, s->cycle);
-        memcpy(d->data, s->rep->data, MEM_LINE_BYTES);
-        stat_avg_add(&l->st.miss_lat, s->cycle - p->t_acc);
-    }
+    l1d_complete_entry(s->l, (uint32_t)s->e, s->line, s->rep->data, s->cycle);
 }
 
 static void ta_release_mshr(void *ctx)
