@@ -712,7 +712,26 @@ bool l1d_pop_req(struct l1d *l, struct mem_req *out, cycle_t cycle)
     if (!reqq_pop(&l->mq, out, cycle))
         return false;
     l->st.req_sent++;
+    if (UNLIKELY(l1d_coherent(l))) { /* NOTE(coh-traffic) */
+        static const uint8_t kind[MEM_OP_COUNT] = {L1D_MSG_REQ_READ, L1D_MSG_REQ_WRITE, L1D_MSG_REQ_ATOMIC,
+                                                   L1D_MSG_REQ_WB};
+        unsigned k = out->op == MEM_OP_READ && l->g && out->coh.l1_wts ? L1D_MSG_REQ_RENEW : kind[out->op];
+        l->st.msgs[k]++;
+        l->st.msg_bytes[k] += mem_kind_of(out->op)->req_payload(out);
+    }
     return true;
+}
+
+/* Count a reply by kind (NOTE(coh-traffic)). */
+static void count_reply(struct l1d *l, const struct mem_reply *rep)
+{
+    unsigned k = rep->op == MEM_OP_WRITE    ? L1D_MSG_REP_ACK
+                 : rep->op == MEM_OP_ATOMIC ? L1D_MSG_REP_ATOMIC
+                 : rep->cflags & MEM_RF_RENEW ? L1D_MSG_REP_RENEW
+                                              : L1D_MSG_REP_DATA;
+    l->st.msgs[k]++;
+    const struct mem_kind *mk = mem_kind_of(rep->op);
+    l->st.msg_bytes[k] += mk->rep_payload ? mk->rep_payload(rep) : 0;
 }
 
 bool l1d_can_accept_reply(const struct l1d *l) { return !idx_ring_full(&l->rx_r); }
@@ -768,10 +787,12 @@ struct l1d_done *l1d_push_fill_done(struct l1d *l, uint64_t line_addr, uint32_t 
 /* Process the head reply; false when it must wait (nothing changed). */
 static bool process_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
 {
-    if (UNLIKELY(l->g != NULL))
-        return l1d_gtsc_reply(l, rep, cycle);
-    if (UNLIKELY(l->tc != NULL))
-        return l1d_tc_reply(l, rep, cycle);
+    if (UNLIKELY(l->g != NULL) || UNLIKELY(l->tc != NULL)) {
+        bool done = l->g ? l1d_gtsc_reply(l, rep, cycle) : l1d_tc_reply(l, rep, cycle);
+        if (done)
+            count_reply(l, rep);
+        return done;
+    }
     if (rep->op == MEM_OP_READ && (rep->id & L1D_ID_FILL)) {
         uint32_t e = rep->id & ~L1D_ID_FILL;
         SIM_ASSERT(e < l->mshr.n_entries && l->mshr.state[e] == MSHR_OPEN &&
@@ -988,6 +1009,23 @@ void l1d_stats_register(struct l1d *l, struct stats *s)
         l1d_gtsc_stats_register(l, s);
     if (l->tc) /* coh.protocol = tc only */
         l1d_tc_stats_register(l, s);
+    if (l1d_coherent(l)) { /* NOTE(coh-traffic) */
+        static const char *const nm[L1D_MSG_COUNT] = {"req_read", "req_renew", "req_write", "req_atomic",
+                                                      "req_writeback", "rep_data", "rep_renew", "rep_ack",
+                                                      "rep_atomic"};
+        static const char *const dc[L1D_MSG_COUNT] = {
+            "line reads (and bypassing reads) sent", "G-TSC renewal reads sent (a copy's wts attached)",
+            "writes sent", "atomics sent", "local write-backs sent", "replies with data received",
+            "G-TSC data-less renewals (BusRnw) received", "write acks received", "atomic replies received"};
+        char n1[48], d1[160];
+        for (int k = 0; k < L1D_MSG_COUNT; k++) {
+            snprintf(n1, sizeof n1, "coh_%s", nm[k]);
+            stats_counter(s, g, i, n1, &l->st.msgs[k], dc[k]);
+            snprintf(n1, sizeof n1, "coh_%s_bytes", nm[k]);
+            snprintf(d1, sizeof d1, "payload bytes of those (%s)", nm[k]);
+            stats_counter(s, g, i, n1, &l->st.msg_bytes[k], d1);
+        }
+    }
     if (l->ps) /* l1d.perfect only, so the default output is unchanged */
         stats_counter(s, g, i, "perfect_hits", &l->st.perfect_hits,
                       "l1d.perfect: loads served from the side store of lines the tag array no longer holds");

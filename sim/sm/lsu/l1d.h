@@ -204,6 +204,16 @@ enum l1d_event {
  * l1d_tick / the invalidations; it must not call back into the cache. */
 typedef void (*l1d_event_fn)(void *ctx, uint32_t warp, enum l1d_event ev, uint64_t line_addr);
 
+/* NOTE(coh-traffic): with a coherence protocol the L1D counts its messages
+ * and their payload bytes (memreq.c's kind registry) by kind: the NoC
+ * traffic split of 001 Figure 3.15 (requests: line reads, G-TSC renewals,
+ * writes, atomics, write-backs; replies: data, data-less renewals, acks,
+ * atomic results). Off (not registered) without coherence. */
+enum l1d_msg {
+    L1D_MSG_REQ_READ, L1D_MSG_REQ_RENEW, L1D_MSG_REQ_WRITE, L1D_MSG_REQ_ATOMIC, L1D_MSG_REQ_WB,
+    L1D_MSG_REP_DATA, L1D_MSG_REP_RENEW, L1D_MSG_REP_ACK, L1D_MSG_REP_ATOMIC, L1D_MSG_COUNT
+};
+
 /* TC state of the L1D (coh.protocol = tc; NOTE(l1d-tc) in l1d_tc.c).
  * Times are physical, in ps of simulated time. */
 struct l1d_tc {
@@ -244,6 +254,8 @@ struct l1d_stats {
     struct stat_avg miss_lat;  /* core cycles from access to completion, loads served by a fill */
     uint64_t perfect_hits;     /* l1d.perfect: loads served from the side store (included in load_hits) */
     uint64_t loc[4][2];        /* l1d.locality_stats: loads by last accessor (enum l1d_loc) x (hit, miss) */
+    uint64_t msgs[L1D_MSG_COUNT];      /* coherence on: messages by kind (NOTE(coh-traffic)) */
+    uint64_t msg_bytes[L1D_MSG_COUNT]; /* coherence on: their payload bytes */
 };
 
 struct l1d_rx {
