@@ -138,6 +138,10 @@ void l1d_init(struct l1d *l, const struct l1d_cfg *cfg, int sm_id)
         l1d_gtsc_init(l, cfg);
     else if (cfg->coh.protocol == COH_PROTO_TC && l->enabled) /* (l1d_tc.c) */
         l1d_tc_init(l, cfg);
+    if (l1d_coherent(l)) {
+        l->seen = xcalloc(1, sizeof *l->seen);
+        lastacc_init(l->seen, 4096);
+    }
 }
 
 void l1d_fini(struct l1d *l)
@@ -153,6 +157,10 @@ void l1d_fini(struct l1d *l)
     }
     l1d_gtsc_fini(l);
     l1d_tc_fini(l);
+    if (l->seen) {
+        lastacc_fini(l->seen);
+        free(l->seen);
+    }
     ta_fini(&l->tags);
     mshr_fini(&l->mshr);
     free(l->data);
@@ -942,6 +950,8 @@ void l1d_invalidate_all(struct l1d *l)
         l1d_ps_clear(l->ps);
     if (l->loc) /* kernel launch: the locality map starts empty (NOTE(l1d-locality)) */
         lastacc_clear(l->loc);
+    if (l->seen)
+        lastacc_clear(l->seen);
 }
 
 void l1d_flush_dirty(struct l1d *l) { l->flush_pos = 0; }
@@ -1010,6 +1020,11 @@ void l1d_stats_register(struct l1d *l, struct stats *s)
     if (l->tc) /* coh.protocol = tc only */
         l1d_tc_stats_register(l, s);
     if (l1d_coherent(l)) { /* NOTE(coh-traffic) */
+        stats_counter(s, g, i, "coh_miss_cold", &l->st.miss_cold,
+                      "read misses of a line not requested by this L1D since kernel launch");
+        stats_counter(s, g, i, "coh_miss_evicted", &l->st.miss_evicted,
+                      "read misses of an absent line requested before (capacity, conflict, or dropped by an atomic "
+                      "or a stale ack); lease misses are gtsc_lease_misses / tc_expired");
         static const char *const nm[L1D_MSG_COUNT] = {"req_read", "req_renew", "req_write", "req_atomic",
                                                       "req_writeback", "rep_data", "rep_renew", "rep_ack",
                                                       "rep_atomic"};

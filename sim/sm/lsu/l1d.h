@@ -254,6 +254,9 @@ struct l1d_stats {
     struct stat_avg miss_lat;  /* core cycles from access to completion, loads served by a fill */
     uint64_t perfect_hits;     /* l1d.perfect: loads served from the side store (included in load_hits) */
     uint64_t loc[4][2];        /* l1d.locality_stats: loads by last accessor (enum l1d_loc) x (hit, miss) */
+    uint64_t miss_cold;        /* coherence on: read misses of a line not requested since launch */
+    uint64_t miss_evicted;     /* coherence on: read misses of an absent line requested before (capacity,
+                                  conflict, or dropped by an atomic or a stale ack) */
     uint64_t msgs[L1D_MSG_COUNT];      /* coherence on: messages by kind (NOTE(coh-traffic)) */
     uint64_t msg_bytes[L1D_MSG_COUNT]; /* coherence on: their payload bytes */
 };
@@ -348,6 +351,7 @@ struct l1d {
     struct lastacc *loc;    /* l1d.locality_stats: line -> (CTA, warp) of the last load, NULL = off */
     struct l1d_gtsc *g;     /* coh.protocol = gtsc: leases and warp timestamps; NULL = non-coherent */
     struct l1d_tc *tc;      /* coh.protocol = tc: physical leases and GWCTs; NULL = not TC */
+    struct lastacc *seen;   /* coherence on: lines requested since launch (miss classes); NULL = off */
 
     /* timing */
     uint64_t last_acc;      /* cycle + 1 of the last access (0 = none) */

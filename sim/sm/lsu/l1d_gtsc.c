@@ -442,6 +442,8 @@ static enum l1d_result g_load(struct l1d *l, struct g1_step *s, enum l1d_rf_caus
         return l1d_fail(l, L1D_RF_MISS_QUEUE, cause);
     if (st == COH_G1_V)
         l->g->st.lease_misses++;
+    else if (st == COH_G1_I)
+        l1d_miss_class(l, s->line);
     g1_step(s, st, COH_G1_LOAD);
     l->st.loads++;
     l->st.load_misses++;

@@ -50,6 +50,14 @@ void l1d_complete_entry(struct l1d *l, uint32_t e, uint64_t line, const uint8_t 
 /* Hand a store ack, atomic or bypassing read to the LD/ST unit as a
  * completion (the caller checked completion-queue room). */
 void l1d_pass_through(struct l1d *l, const struct mem_reply *rep, cycle_t cycle);
+/* Coherence on: classify a read miss of an absent line as cold or evicted. */
+static inline void l1d_miss_class(struct l1d *l, uint64_t line)
+{
+    if (lastacc_swap(l->seen, line, 1) == LASTACC_NONE)
+        l->st.miss_cold++;
+    else
+        l->st.miss_evicted++;
+}
 /* Count a reservation fail of cause c and return L1D_FAIL. */
 enum l1d_result l1d_fail(struct l1d *l, enum l1d_rf_cause c, enum l1d_rf_cause *out);
 

@@ -238,6 +238,8 @@ enum l1d_result l1d_tc_access(struct l1d *l, const struct l1d_acc *a, cycle_t cy
         if (st == COH_T1_V) { /* expired: self-invalidate, then miss */
             t1_step(&s, st, COH_T1_EXPIRE);
             l->tc->st.expired++;
+        } else {
+            l1d_miss_class(l, line);
         }
         t1_step(&s, COH_T1_I, COH_T1_LOAD);
         l->st.loads++;
