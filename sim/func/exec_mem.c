@@ -198,7 +198,27 @@ void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn 
     unsigned sp = access_space(in, ao), eff = sp;
     unsigned es = ptx_type_bytes((enum ptx_type)in->type), nv = in->vec ? in->vec : 1;
     unsigned tot = es * nv;
-    for (uint32_t m = g; m; m &= m - 1) {
+    uint32_t m = g;
+    /* NOTE(ld-shared-fast): a .shared load (the commonest load of tiled
+     * kernels) resolves each lane inline: the same wrap to 32 bits,
+     * alignment and bounds checks as mem_at, no observer (it sees global
+     * accesses only). The first lane that fails a check leaves the loop and
+     * the general one below reports it exactly as before. */
+    if (sp == PTX_SPACE_SHARED) {
+        uint8_t *base = w->cta->shared;
+        const uint64_t lim = x->shared_bytes;
+        for (; m; m &= m - 1) {
+            int lane = __builtin_ctz(m);
+            uint64_t a = (uint32_t)addr_of(x, w, R, ao, lane);
+            if (UNLIKELY(a % tot != 0 || a >= lim || tot > lim - a))
+                break;
+            x->last_off = a;
+            if (x->mo)
+                mo_note(x, PTX_SPACE_SHARED, lane);
+            ld_write(R, in, lane, base + a);
+        }
+    }
+    for (; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
         uint64_t a = addr_of(x, w, R, ao, lane);
         if (UNLIKELY(a % tot != 0 && sp != PTX_SPACE_PARAM && sp != PTX_SPACE_ARGS)) {
