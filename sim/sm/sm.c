@@ -189,8 +189,14 @@ static inline void warp_touch(struct sm *s, uint32_t w)
 static void smem_rw(void *ctx, uint32_t warp, uint64_t off, unsigned bytes, bool write, uint8_t *buf)
 {
     (void)ctx, (void)warp, (void)off;
-    if (!write)
-        memset(buf, 0, bytes);
+    if (write)
+        return;
+    switch (bytes) { /* fixed sizes: inline stores, no library call per lane */
+    case 4: memset(buf, 0, 4); break;
+    case 8: memset(buf, 0, 8); break;
+    case 16: memset(buf, 0, 16); break;
+    default: memset(buf, 0, bytes); break;
+    }
 }
 
 static void param_rd(void *ctx, uint32_t warp, uint64_t off, unsigned bytes, uint8_t *buf)
@@ -460,6 +466,7 @@ static void warp_gone(struct sm *s, uint32_t w)
     if (!s->w_live[w])
         return;
     s->w_live[w] = 0;
+    s->cta_gone[w / wpc(s)]++;
     fetch_warp_exit(&s->fetch, w, s->cycle);
     wsched_set_now(&s->sched, s->cycle);
     wsched_warp_exit(&s->sched, w);
@@ -484,7 +491,9 @@ static void take_events(struct sm *s)
 static void cta_check(struct sm *s)
 {
     for (uint32_t c = 0; c < s->sh->max_cta; c++) {
-        if (!s->cta_live[c] || !func_sm_cta_finished(s->fx, c))
+        /* NOTE(cta-gone): a CTA with a warp still live cannot be drained;
+         * the count spares the executor call on almost every cycle. */
+        if (!s->cta_live[c] || s->cta_gone[c] < wpc(s) || !func_sm_cta_finished(s->fx, c))
             continue;
         bool drained = true;
         for (uint32_t i = 0; i < wpc(s) && drained; i++) {
@@ -798,6 +807,7 @@ void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t)
         c++;
     SIM_ASSERT(c < k->ctas_per_sm && c < SM_MAX_CTA, "sm[%u]: no free CTA slot", s->id);
     s->cta_live[c] = 1;
+    s->cta_gone[c] = 0;
     s->cta_lin[c] = lin;
     s->n_cta++;
     func_sm_cta_start(s->fx, c, lin);
