@@ -466,7 +466,8 @@ static void warp_gone(struct sm *s, uint32_t w)
     if (!s->w_live[w])
         return;
     s->w_live[w] = 0;
-    s->cta_gone[w / wpc(s)]++;
+    if (++s->cta_gone[w / wpc(s)] == wpc(s))
+        s->cta_gone_mask |= 1u << (w / wpc(s));
     fetch_warp_exit(&s->fetch, w, s->cycle);
     wsched_set_now(&s->sched, s->cycle);
     wsched_warp_exit(&s->sched, w);
@@ -490,10 +491,12 @@ static void take_events(struct sm *s)
 /* CTAs whose warps all exited and drained are released (spec 2.10). */
 static void cta_check(struct sm *s)
 {
-    for (uint32_t c = 0; c < s->sh->max_cta; c++) {
-        /* NOTE(cta-gone): a CTA with a warp still live cannot be drained;
-         * the count spares the executor call on almost every cycle. */
-        if (!s->cta_live[c] || s->cta_gone[c] < wpc(s) || !func_sm_cta_finished(s->fx, c))
+    /* NOTE(cta-gone): a CTA with a warp still live cannot be drained, so
+     * only the slots whose warps all left are visited (ascending, as the
+     * full scan), which spares a scan of every slot on almost every cycle. */
+    for (uint32_t mk = s->cta_gone_mask; mk; mk &= mk - 1) {
+        uint32_t c = (uint32_t)__builtin_ctz(mk);
+        if (!s->cta_live[c] || !func_sm_cta_finished(s->fx, c))
             continue;
         bool drained = true;
         for (uint32_t i = 0; i < wpc(s) && drained; i++) {
@@ -504,6 +507,7 @@ static void cta_check(struct sm *s)
             continue;
         func_sm_cta_release(s->fx, c);
         s->cta_live[c] = 0;
+        s->cta_gone_mask &= ~(1u << c);
         s->n_cta--;
         s->done[s->n_done++] = s->cta_lin[c];
         s->st.ctas++;
@@ -808,6 +812,7 @@ void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t)
     SIM_ASSERT(c < k->ctas_per_sm && c < SM_MAX_CTA, "sm[%u]: no free CTA slot", s->id);
     s->cta_live[c] = 1;
     s->cta_gone[c] = 0;
+    s->cta_gone_mask &= ~(1u << c);
     s->cta_lin[c] = lin;
     s->n_cta++;
     func_sm_cta_start(s->fx, c, lin);
