@@ -85,6 +85,22 @@ static ps_t link_min(const struct eng_unit_rec *u, uint32_t dst)
 void eng_send(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t latency, uint32_t type,
               const void *payload, uint32_t len)
 {
+    eng_send2(ctx, src, dst, now, latency, type, payload, len, NULL, 0);
+}
+
+/* Payload bytes of a message: p0 then p1. */
+static inline void put_payload(struct eng_msg *m, const void *p0, uint32_t len0, const void *p1, uint32_t len1)
+{
+    if (len0)
+        memcpy(m->payload, p0, len0);
+    if (len1)
+        memcpy(m->payload + len0, p1, len1);
+}
+
+void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t latency, uint32_t type,
+               const void *p0, uint32_t len0, const void *p1, uint32_t len1)
+{
+    uint32_t len = len0 + len1;
     struct engine *e = ctx->eng;
     const struct eng_unit_rec *su = &e->units[src];
     SIM_DEBUG_ASSERT(e->parts[su->partition].owner == ctx->index,
@@ -132,8 +148,7 @@ void eng_send(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t la
         m->seq = seq;
         m->type = type;
         m->len = len;
-        if (len)
-            memcpy(m->payload, payload, len);
+        put_payload(m, p0, len0, p1, len1);
         heap_insert(dp, slot, arrival, src, seq);
         if (cross) {
             ctx->rep.msgs_sent++;
@@ -161,8 +176,7 @@ void eng_send(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t la
     m->seq = sp->seq[su->local]++;
     m->type = type;
     m->len = len;
-    if (len)
-        memcpy(m->payload, payload, len);
+    put_payload(m, p0, len0, p1, len1);
     if (in_ring)
         spsc_commit(&ch->ring);
     ctx->rep.msgs_sent++;

@@ -207,7 +207,7 @@ void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn 
      * per instruction instead of once per lane. The first lane that fails a
      * check leaves the loop and the general one below reports it exactly as
      * before. */
-    if (sp == PTX_SPACE_SHARED) {
+    if (sp == PTX_SPACE_SHARED && (tot & (tot - 1)) == 0) { /* power-of-two size: a mask, not a division */
         uint8_t *base = w->cta->shared;
         const uint64_t lim = x->shared_bytes;
         const uint64_t *ar = ao->reg >= 0 ? R + (size_t)ao->reg * FUNC_WARP : NULL;
@@ -220,7 +220,7 @@ void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn 
         for (; m; m &= m - 1) {
             int lane = __builtin_ctz(m);
             uint64_t a = (uint32_t)((ar ? ar[lane] : 0) + add);
-            if (UNLIKELY(a % tot != 0 || a >= lim || tot > lim - a))
+            if (UNLIKELY((a & (tot - 1)) != 0 || a >= lim || tot > lim - a))
                 break;
             x->last_off = a;
             if (mo)

@@ -124,10 +124,8 @@ void sm_kernel_free(struct sm_kernel *k)
 static void send_flit(void *ctx, const struct icnt_flit *f, const void *payload, uint64_t arrive)
 {
     struct sm *s = ctx;
-    uint8_t buf[ENG_MSG_PAYLOAD];
-    uint32_t len = icnt_msg_pack_flit(buf, f, payload, sizeof(struct mem_req));
-    eng_send(s->ctx, s->unit, s->sh->ep_unit[f->dst], s->now, arrive * s->sh->core_ps - s->now, ICNT_MSG_FLIT,
-             buf, len);
+    icnt_msg_send_flit(s->ctx, s->unit, s->sh->ep_unit[f->dst], s->now, arrive * s->sh->core_ps - s->now, f,
+                       payload, sizeof(struct mem_req));
 }
 
 static bool rx_can_accept(void *ctx, uint32_t src, uint32_t n, uint64_t c)
