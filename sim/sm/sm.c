@@ -611,10 +611,14 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
                 NEXTP(p + 1);
             }
             NEXTP(fetch_tick(&s->fetch, p));
-            for (uint32_t i = 0; i < s->fetch.n_words; i++) /* I-buffers filled (NOTE(sched-skip)) */
-                for (uint64_t m = s->fetch.decoded[i]; m; m &= m - 1)
+            for (uint32_t i = 0; i < s->fetch.n_words; i++) { /* I-buffers filled (NOTE(sched-skip)) */
+                uint64_t m = s->fetch.decoded[i];
+                if (!m)
+                    continue;
+                s->fetch.decoded[i] = 0; /* fetch_clear_decoded, word by word */
+                for (; m; m &= m - 1)
                     warp_touch(s, i * 64 + (uint32_t)__builtin_ctzll(m));
-            fetch_clear_decoded(&s->fetch);
+            }
             take_events(s);
             /* Ticked even with no CTA resident, so that the schedulers see
              * the cycle after the last exit (their stall accounting). */

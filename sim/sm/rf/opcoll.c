@@ -85,8 +85,10 @@ void opcoll_init(struct opcoll *oc, const struct rf_cfg *rf, const struct oc_cfg
     oc->n_units = n;
     oc->units = xcalloc(n, sizeof *oc->units);
     for (uint32_t k = 0; k < PIPE_N_KINDS; k++)
-        for (uint32_t u = oc->first[k]; u < oc->first[k + 1]; u++)
+        for (uint32_t u = oc->first[k]; u < oc->first[k + 1]; u++) {
             oc->units[u].set = (uint8_t)k;
+            oc->set_units[k] |= 1ull << u;
+        }
     /* NOTE(bank-queue-size): every queued read belongs to a busy unit, so a
      * bank never holds more than units x PIPE_MAX_SRC requests; the rings
      * are sized for that and cannot overflow. */
@@ -246,9 +248,7 @@ uint32_t opcoll_ready(struct opcoll *oc, enum pipe_kind set, cycle_t now, uint32
     /* NOTE(collected-mask): only units whose reads are all granted can be
      * ready; visiting the set's bits of `collected` in ascending order is
      * the full scan of the set with the others skipped. */
-    uint32_t lo = oc->first[set], hi = oc->first[set + 1];
-    uint64_t range = (hi - lo >= 64 ? ~0ull : ((1ull << (hi - lo)) - 1)) << lo;
-    for (uint64_t mk = oc->collected & range; mk; mk &= mk - 1) {
+    for (uint64_t mk = oc->collected & oc->set_units[set]; mk; mk &= mk - 1) {
         uint32_t u = (uint32_t)__builtin_ctzll(mk);
         const struct oc_unit *cu = &oc->units[u];
         if (cu->ready_at > now)
