@@ -283,7 +283,11 @@ static void part_run(struct engine *e, struct eng_ctx *ctx, struct eng_part_rt *
                 continue;
             const struct eng_unit_rec *u = &e->units[p->units[i]];
             ps_t r = u->ops->tick(u->self, ctx, T);
-            p->next[i] = (r == PS_NEVER) ? PS_NEVER : edge_at_or_after(r > T ? r : T + 1, p->period[i]);
+            /* T is an edge of the unit's domain, so the commonest answer,
+             * the next edge, needs no rounding (a 64-bit division). */
+            if (r != T + p->period[i])
+                r = (r == PS_NEVER) ? PS_NEVER : edge_at_or_after(r > T ? r : T + 1, p->period[i]);
+            p->next[i] = r;
         }
     }
 }

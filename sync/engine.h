@@ -261,6 +261,13 @@ ps_t eng_now(const struct engine *eng);
 void eng_send(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t latency, uint32_t type,
               const void *payload, uint32_t len);
 
+/* eng_send with the payload in two pieces (len0 bytes at p0, then len1 at
+ * p1; p1 may be NULL when len1 is 0), stored back to back: the message is
+ * the same as eng_send of the concatenation, without the sender's packing
+ * copy (interconnect flits: flit header + tail payload). */
+void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t latency, uint32_t type,
+               const void *p0, uint32_t len0, const void *p1, uint32_t len1);
+
 /* Attach a unit's state (called from the partition init). */
 void eng_unit_bind(struct eng_ctx *ctx, uint32_t unit, void *self);
 void *eng_unit_self(const struct engine *eng, uint32_t unit);

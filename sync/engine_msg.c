@@ -40,16 +40,14 @@ static uint32_t pool_get(struct eng_part_rt *p)
     return p->free_slots[--p->n_free];
 }
 
-static void heap_push(struct eng_part_rt *p, const struct eng_msg *m)
+/* Insert the key of the message in pool slot `slot` into the heap. */
+static void heap_insert(struct eng_part_rt *p, uint32_t slot, ps_t arrival, uint32_t src, uint64_t seq)
 {
-    uint32_t slot = pool_get(p);
-    struct eng_msg *dst = pool_msg(p, slot);
-    memcpy(dst, m, ENG_MSG_HEADER_BYTES + m->len);
     if (p->heap_n == p->heap_cap) {
         p->heap_cap = p->heap_cap ? 2 * p->heap_cap : 256;
         p->heap = xrealloc(p->heap, p->heap_cap * sizeof *p->heap);
     }
-    struct heap_ent ent = {m->arrival, m->seq, m->src, slot};
+    struct heap_ent ent = {arrival, seq, src, slot};
     size_t i = p->heap_n++;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
@@ -59,6 +57,14 @@ static void heap_push(struct eng_part_rt *p, const struct eng_msg *m)
         i = parent;
     }
     p->heap[i] = ent;
+}
+
+/* A message from a channel (ring or overflow list) into its partition. */
+static void heap_push(struct eng_part_rt *p, const struct eng_msg *m)
+{
+    uint32_t slot = pool_get(p);
+    memcpy(pool_msg(p, slot), m, ENG_MSG_HEADER_BYTES + m->len);
+    heap_insert(p, slot, m->arrival, m->src, m->seq);
 }
 
 /* ---------------------------------------------------------------- send */
@@ -79,6 +85,22 @@ static ps_t link_min(const struct eng_unit_rec *u, uint32_t dst)
 void eng_send(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t latency, uint32_t type,
               const void *payload, uint32_t len)
 {
+    eng_send2(ctx, src, dst, now, latency, type, payload, len, NULL, 0);
+}
+
+/* Payload bytes of a message: p0 then p1. */
+static inline void put_payload(struct eng_msg *m, const void *p0, uint32_t len0, const void *p1, uint32_t len1)
+{
+    if (len0)
+        memcpy(m->payload, p0, len0);
+    if (len1)
+        memcpy(m->payload + len0, p1, len1);
+}
+
+void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t latency, uint32_t type,
+               const void *p0, uint32_t len0, const void *p1, uint32_t len1)
+{
+    uint32_t len = len0 + len1;
     struct engine *e = ctx->eng;
     const struct eng_unit_rec *su = &e->units[src];
     SIM_DEBUG_ASSERT(e->parts[su->partition].owner == ctx->index,
@@ -94,29 +116,48 @@ void eng_send(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t la
     struct eng_part_rt *sp = e->rt[su->partition];
     int dpart = e->units[dst].partition;
     ps_t arrival = now + latency;
-
-    if (dpart == su->partition) {
-        struct eng_msg m;
-        m.arrival = arrival;
-        m.src = src;
-        m.dst = dst;
-        m.seq = sp->seq[su->local]++;
-        m.type = type;
-        m.len = len;
-        if (len)
-            memcpy(m.payload, payload, len);
-        heap_push(sp, &m);
-        return;
-    }
+    bool cross = dpart != su->partition;
 
     /* Cross-partition: never inside the current quantum. In exact mode
      * latency >= L >= Q guarantees it; in relaxed mode clamp to t_end. */
-    if (arrival < ctx->t_end) {
+    if (cross && arrival < ctx->t_end) {
         SIM_ASSERT(e->cfg.relaxed, "engine: exact-mode message %u->%u arrives at %llu inside the quantum "
                    "ending %llu", src, dst, (unsigned long long)arrival, (unsigned long long)ctx->t_end);
         arrival = ctx->t_end;
     }
     int dthr = e->parts[dpart].owner;
+    /* NOTE(same-thread-send): a message to a partition this thread owns
+     * (its own, or another one it runs) is written once, straight into a
+     * pool slot of the destination and keyed into its heap, instead of
+     * going through the thread's own ring and the next quantum's drain (two
+     * more copies of up to 256 bytes; on one thread every message took that
+     * path). Delivery is unchanged: the heap orders by the message key
+     * (arrival, source, sequence) whatever the insertion order, and a
+     * cross-partition message arrives at or after t_end, so a partition run
+     * later in this quantum does not see it before the next one, as with
+     * the drain. Only the owner touches a partition's pool and heap during a
+     * quantum, and owners change only in the serial step. */
+    if (!cross || dthr == ctx->index) {
+        struct eng_part_rt *dp = e->rt[dpart];
+        uint32_t slot = pool_get(dp);
+        struct eng_msg *m = pool_msg(dp, slot);
+        uint64_t seq = sp->seq[su->local]++;
+        m->arrival = arrival;
+        m->src = src;
+        m->dst = dst;
+        m->seq = seq;
+        m->type = type;
+        m->len = len;
+        put_payload(m, p0, len0, p1, len1);
+        heap_insert(dp, slot, arrival, src, seq);
+        if (cross) {
+            ctx->rep.msgs_sent++;
+            if (arrival < ctx->sent_min)
+                ctx->sent_min = arrival;
+        }
+        return;
+    }
+
     struct eng_chan *ch = &e->chans[(size_t)ctx->index * e->n_threads + (size_t)dthr];
     struct eng_msg *m = msgring_reserve(&ch->ring, ch->slots);
     bool in_ring = m != NULL;
@@ -135,8 +176,7 @@ void eng_send(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t la
     m->seq = sp->seq[su->local]++;
     m->type = type;
     m->len = len;
-    if (len)
-        memcpy(m->payload, payload, len);
+    put_payload(m, p0, len0, p1, len1);
     if (in_ring)
         spsc_commit(&ch->ring);
     ctx->rep.msgs_sent++;

@@ -349,11 +349,10 @@ static void send_flit(void *ctx, const struct icnt_flit *f, const void *payload,
 {
     struct mpu_ep *e = ctx;
     struct mpu_part *p = e->p;
-    uint8_t buf[ENG_MSG_PAYLOAD];
-    uint32_t len = icnt_msg_pack_flit(buf, f, payload, sizeof(struct mem_reply));
     ps_t at = arrive * p->sh->period_ps[MPU_DOM_ICNT];
     SIM_ASSERT(p->ctx && at > p->now, "mempart_unit %u: flit sent outside an icnt step", p->channel);
-    eng_send(p->ctx, p->unit[MPU_DOM_ICNT], p->sh->ep_unit[f->dst], p->now, at - p->now, ICNT_MSG_FLIT, buf, len);
+    icnt_msg_send_flit(p->ctx, p->unit[MPU_DOM_ICNT], p->sh->ep_unit[f->dst], p->now, at - p->now, f, payload,
+                       sizeof(struct mem_reply));
 }
 
 static bool ep_can_accept(void *ctx, uint32_t src, uint32_t n_flits, cycle_t cycle)

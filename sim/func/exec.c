@@ -197,6 +197,25 @@ static void exec_alu(struct exec *x, struct warp *w, uint64_t *R, const struct p
     }
 }
 
+/* The values of source operand o for the lanes of g, as an array indexed
+ * by lane: the register's own row when o is a plain register, else tmp
+ * filled lane by lane. NOTE(exec-src-rows): the fast paths below index rows
+ * instead of switching on the operand kind for every lane and operand.
+ * Lanes are independent (each reads its own sources before its own
+ * destination is written), so a destination that is also a source is
+ * read and written lane by lane exactly as before. */
+static inline const uint64_t *src_row(struct exec *x, struct warp *w, const uint64_t *R,
+                                      const struct ptx_operand *o, uint32_t g, uint64_t *tmp)
+{
+    if (o->kind == PTX_OPND_REG && !(o->flags & PTX_OF_NOT))
+        return R + (size_t)o->reg * FUNC_WARP;
+    for (uint32_t m = g; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        tmp[lane] = opv(x, w, R, o, lane);
+    }
+    return tmp;
+}
+
 /* Fast paths for the commonest integer/fp32 ALU forms: same semantics as
  * fpu_eval, specialised loops. Returns false when not applicable. */
 static bool exec_fast(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in,
@@ -210,17 +229,21 @@ static bool exec_fast(struct exec *x, struct warp *w, uint64_t *R, const struct 
     bool isf = ptx_type_is_float((enum ptx_type)in->type);
     if (isf && (in->type != PTX_T_F32 || (in->rnd != PTX_RND_NONE && in->rnd != PTX_RND_RN)))
         return false;
+    uint64_t t0[FUNC_WARP], t1[FUNC_WARP], t2[FUNC_WARP];
     switch (in->op) {
     case PTX_OP_ADD:
     case PTX_OP_SUB:
     case PTX_OP_AND:
     case PTX_OP_OR:
-    case PTX_OP_XOR:
+    case PTX_OP_XOR: {
         if (isf && in->op != PTX_OP_ADD && in->op != PTX_OP_SUB)
             return false;
+        if (!isf && tb < 4 && !(tb == 1 && in->type == PTX_T_PRED))
+            return false;
+        const uint64_t *pa = src_row(x, w, R, &s[0], g, t0), *pb = src_row(x, w, R, &s[1], g, t1);
         for (uint32_t m = g; m; m &= m - 1) {
             int lane = __builtin_ctz(m);
-            uint64_t a = opv(x, w, R, &s[0], lane), b = opv(x, w, R, &s[1], lane), r;
+            uint64_t a = pa[lane], b = pb[lane], r;
             if (isf) {
                 float fa, fb, fr;
                 uint32_t ua = (uint32_t)a, ub = (uint32_t)b, ur;
@@ -239,26 +262,27 @@ static bool exec_fast(struct exec *x, struct warp *w, uint64_t *R, const struct 
                 }
                 if (tb == 4)
                     r &= 0xffffffffu;
-                else if (tb == 1 && in->type == PTX_T_PRED)
-                    r &= 1;
-                else if (tb < 4)
-                    return false;
+                else if (tb == 1)
+                    r &= 1; /* pred */
             }
             dp[lane] = r;
         }
         return true;
+    }
     case PTX_OP_FMA:
-    case PTX_OP_MUL:
+    case PTX_OP_MUL: {
         if (!isf)
             return false;
+        const uint64_t *pa = src_row(x, w, R, &s[0], g, t0), *pb = src_row(x, w, R, &s[1], g, t1);
+        const uint64_t *pc = in->op == PTX_OP_FMA ? src_row(x, w, R, &s[2], g, t2) : NULL;
         for (uint32_t m = g; m; m &= m - 1) {
             int lane = __builtin_ctz(m);
-            uint32_t ua = (uint32_t)opv(x, w, R, &s[0], lane), ub = (uint32_t)opv(x, w, R, &s[1], lane), ur;
+            uint32_t ua = (uint32_t)pa[lane], ub = (uint32_t)pb[lane], ur;
             float fa, fb, fr;
             memcpy(&fa, &ua, 4);
             memcpy(&fb, &ub, 4);
-            if (in->op == PTX_OP_FMA) {
-                uint32_t uc = (uint32_t)opv(x, w, R, &s[2], lane);
+            if (pc) {
+                uint32_t uc = (uint32_t)pc[lane];
                 float fc;
                 memcpy(&fc, &uc, 4);
                 fr = fmaf(fa, fb, fc);
@@ -268,17 +292,20 @@ static bool exec_fast(struct exec *x, struct warp *w, uint64_t *R, const struct 
             dp[lane] = fr != fr ? 0x7fffffffu : ur;
         }
         return true;
-    case PTX_OP_SHL:
+    }
+    case PTX_OP_SHL: {
         if (tb != 4 && tb != 8)
             return false;
+        const uint64_t *pa = src_row(x, w, R, &s[0], g, t0), *pb = src_row(x, w, R, &s[1], g, t1);
         for (uint32_t m = g; m; m &= m - 1) {
             int lane = __builtin_ctz(m);
-            uint64_t a = opv(x, w, R, &s[0], lane);
-            uint32_t n = (uint32_t)opv(x, w, R, &s[1], lane);
+            uint64_t a = pa[lane];
+            uint32_t n = (uint32_t)pb[lane];
             uint64_t r = n >= tb * 8 ? 0 : a << n;
             dp[lane] = tb == 4 ? r & 0xffffffffu : r;
         }
         return true;
+    }
     default:
         return false;
     }

@@ -198,7 +198,47 @@ void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn 
     unsigned sp = access_space(in, ao), eff = sp;
     unsigned es = ptx_type_bytes((enum ptx_type)in->type), nv = in->vec ? in->vec : 1;
     unsigned tot = es * nv;
-    for (uint32_t m = g; m; m &= m - 1) {
+    uint32_t m = g;
+    /* NOTE(ld-shared-fast): a .shared load (the commonest load of tiled
+     * kernels) resolves each lane inline: the same wrap to 32 bits,
+     * alignment and bounds checks as mem_at, no observer (it sees global
+     * accesses only); the address register, the symbol offset and, for a
+     * 4-byte scalar, the destination and its extension are looked up once
+     * per instruction instead of once per lane. The first lane that fails a
+     * check leaves the loop and the general one below reports it exactly as
+     * before. */
+    if (sp == PTX_SPACE_SHARED && (tot & (tot - 1)) == 0) { /* power-of-two size: a mask, not a division */
+        uint8_t *base = w->cta->shared;
+        const uint64_t lim = x->shared_bytes;
+        const uint64_t *ar = ao->reg >= 0 ? R + (size_t)ao->reg * FUNC_WARP : NULL;
+        const uint64_t add = ao->base == PTX_BASE_NONE ? ao->imm : sym_base(x, w, ao);
+        const struct ptx_operand *d = &in->opnd[0];
+        uint64_t *dp = d->kind == PTX_OPND_REG && tot == 4 ? R + (size_t)d->reg * FUNC_WARP : NULL;
+        const bool sx = ptx_type_is_signed((enum ptx_type)in->type);
+        struct memop *mo = x->mo;
+        uint32_t done = 0;
+        for (; m; m &= m - 1) {
+            int lane = __builtin_ctz(m);
+            uint64_t a = (uint32_t)((ar ? ar[lane] : 0) + add);
+            if (UNLIKELY((a & (tot - 1)) != 0 || a >= lim || tot > lim - a))
+                break;
+            x->last_off = a;
+            if (mo)
+                mo->addr[lane] = a;
+            done |= 1u << lane;
+            if (dp) {
+                uint32_t v;
+                memcpy(&v, base + a, 4);
+                dp[lane] = sx ? (uint64_t)(int64_t)(int32_t)v : v;
+            } else
+                ld_write(R, in, lane, base + a);
+        }
+        if (mo && done) { /* mo_note for the lanes done (not deferred: shared) */
+            x->mo_other |= done;
+            x->mo_other_space = PTX_SPACE_SHARED;
+        }
+    }
+    for (; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
         uint64_t a = addr_of(x, w, R, ao, lane);
         if (UNLIKELY(a % tot != 0 && sp != PTX_SPACE_PARAM && sp != PTX_SPACE_ARGS)) {

@@ -102,6 +102,8 @@ void func_sm_warp_pc(const struct func_sm *s, uint32_t slot, uint32_t wid, uint3
 uint32_t func_sm_take_events(struct func_sm *s, uint32_t *out, uint32_t max)
 {
     struct exec *x = (struct exec *)s;
+    if (!x->n_ev) /* the common case: called twice per SM cycle */
+        return 0;
     uint32_t n = x->n_ev < max ? x->n_ev : max;
     for (uint32_t i = 0; i < n; i++) {
         out[i] = x->ev[i];

@@ -42,28 +42,9 @@ static inline uint64_t from_f64(double d)
     return u;
 }
 
-static inline unsigned tbits(enum ptx_type t)
-{
-    switch (t) {
-    case PTX_T_PRED: return 1;
-    case PTX_T_B8: case PTX_T_U8: case PTX_T_S8: return 8;
-    case PTX_T_B16: case PTX_T_U16: case PTX_T_S16: case PTX_T_F16: case PTX_T_BF16: return 16;
-    case PTX_T_B64: case PTX_T_U64: case PTX_T_S64: case PTX_T_F64: return 64;
-    default: return 32;
-    }
-}
+static inline unsigned tbits(enum ptx_type t) { return fpu_type_bits(t); }
 static inline uint64_t wmask(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 
-uint64_t fpu_extend(uint64_t v, enum ptx_type t)
-{
-    unsigned w = tbits(t);
-    if (w >= 64)
-        return v;
-    v &= wmask(w);
-    if (ptx_type_is_signed(t) && (v >> (w - 1)) & 1)
-        v |= ~wmask(w);
-    return v;
-}
 
 /* ------------------------------------------------------------- f16 / bf16 */
 static float h2f(uint16_t h)

@@ -32,7 +32,29 @@ bool fpu_compare(enum ptx_cmp cmp, enum ptx_type t, uint64_t a, uint64_t b, bool
  * subnormal float inputs and results to sign-preserving zero. */
 uint64_t fpu_atomic(enum ptx_aop op, enum ptx_type t, uint64_t old, uint64_t b, uint64_t c,
                     bool ftz, bool *bad);
-/* Sign- or zero-extend the low bytes*8 bits of v according to t. */
-uint64_t fpu_extend(uint64_t v, enum ptx_type t);
+/* Value bits of type t (pred 1, 8/16/32/64). */
+static inline unsigned fpu_type_bits(enum ptx_type t)
+{
+    switch (t) {
+    case PTX_T_PRED: return 1;
+    case PTX_T_B8: case PTX_T_U8: case PTX_T_S8: return 8;
+    case PTX_T_B16: case PTX_T_U16: case PTX_T_S16: case PTX_T_F16: case PTX_T_BF16: return 16;
+    case PTX_T_B64: case PTX_T_U64: case PTX_T_S64: case PTX_T_F64: return 64;
+    default: return 32;
+    }
+}
+
+/* Sign- or zero-extend the low bits of v according to t (inline: the
+ * executor's load path calls it for every lane). */
+static inline uint64_t fpu_extend(uint64_t v, enum ptx_type t)
+{
+    unsigned w = fpu_type_bits(t);
+    if (w >= 64)
+        return v;
+    v &= (1ull << w) - 1;
+    if (ptx_type_is_signed(t) && (v >> (w - 1)) & 1)
+        v |= ~((1ull << w) - 1);
+    return v;
+}
 
 #endif /* GPUSIM_SIM_FUNC_FPU_H */

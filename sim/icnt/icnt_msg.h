@@ -75,6 +75,19 @@ static inline uint32_t icnt_msg_pack_flit(uint8_t *buf, const struct icnt_flit *
     return (uint32_t)(sizeof *f + payload_bytes);
 }
 
+/* Send flit f (with the tail payload when payload is non-NULL) as one
+ * engine message: the bytes of icnt_msg_pack_flit, without packing them
+ * into a buffer first. */
+static inline void icnt_msg_send_flit(struct eng_ctx *ctx, uint32_t src_unit, uint32_t dst_unit, ps_t now,
+                                      ps_t latency, const struct icnt_flit *f, const void *payload,
+                                      uint32_t payload_bytes)
+{
+    SIM_ASSERT(sizeof *f + payload_bytes <= ENG_MSG_PAYLOAD, "icnt_msg: payload of %u bytes too large",
+               payload_bytes);
+    eng_send2(ctx, src_unit, dst_unit, now, latency, ICNT_MSG_FLIT, f, (uint32_t)sizeof *f, payload,
+              payload ? payload_bytes : 0);
+}
+
 /* Read a flit message: copies the flit into *f and returns a pointer to the
  * tail payload inside m (NULL for head/body flits). Checks the length. */
 static inline const void *icnt_msg_unpack_flit(const struct eng_msg *m, struct icnt_flit *f,

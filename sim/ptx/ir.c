@@ -28,7 +28,7 @@ static const char *const type_names[] = {
     PTX_TYPE_LIST(PTX_X_)
 #undef PTX_X_
 };
-static const uint8_t type_sizes[] = {
+const uint8_t ptx_type_sizes[PTX_T_COUNT] = {
 #define PTX_X_(e, s, n) n,
     PTX_TYPE_LIST(PTX_X_)
 #undef PTX_X_
@@ -82,7 +82,6 @@ enum ptx_unit ptx_op_unit(enum ptx_op op)
     return (size_t)op < ARRAY_LEN(op_units) ? (enum ptx_unit)op_units[op] : PTX_UNIT_ALU;
 }
 const char *ptx_type_name(enum ptx_type t) { return NAME_OR(type_names, t); }
-unsigned ptx_type_bytes(enum ptx_type t) { return (size_t)t < ARRAY_LEN(type_sizes) ? type_sizes[t] : 0; }
 const char *ptx_space_name(enum ptx_space s) { return NAME_OR(space_names, s); }
 const char *ptx_cmp_name(enum ptx_cmp c) { return NAME_OR(cmp_names, c); }
 const char *ptx_aop_name(enum ptx_aop a) { return NAME_OR(aop_names, a); }

@@ -602,11 +602,18 @@ struct ptx_module {
 const char *ptx_op_name(enum ptx_op op);
 enum ptx_unit ptx_op_unit(enum ptx_op op);
 const char *ptx_type_name(enum ptx_type t);     /* ".u32"; "" for NONE */
-unsigned ptx_type_bytes(enum ptx_type t);       /* 0 for NONE */
 const char *ptx_space_name(enum ptx_space s);
 const char *ptx_cmp_name(enum ptx_cmp c);
 const char *ptx_aop_name(enum ptx_aop a);
 const char *ptx_sreg_name(enum ptx_sreg s);
+
+/* Bytes of a type, 0 for NONE. Inline (a table read): the executor asks
+ * once per lane on its load and store paths. */
+extern const uint8_t ptx_type_sizes[PTX_T_COUNT];
+static inline unsigned ptx_type_bytes(enum ptx_type t)
+{
+    return (size_t)t < PTX_T_COUNT ? ptx_type_sizes[t] : 0;
+}
 
 static inline bool ptx_type_is_float(enum ptx_type t)
 {

@@ -124,10 +124,8 @@ void sm_kernel_free(struct sm_kernel *k)
 static void send_flit(void *ctx, const struct icnt_flit *f, const void *payload, uint64_t arrive)
 {
     struct sm *s = ctx;
-    uint8_t buf[ENG_MSG_PAYLOAD];
-    uint32_t len = icnt_msg_pack_flit(buf, f, payload, sizeof(struct mem_req));
-    eng_send(s->ctx, s->unit, s->sh->ep_unit[f->dst], s->now, arrive * s->sh->core_ps - s->now, ICNT_MSG_FLIT,
-             buf, len);
+    icnt_msg_send_flit(s->ctx, s->unit, s->sh->ep_unit[f->dst], s->now, arrive * s->sh->core_ps - s->now, f,
+                       payload, sizeof(struct mem_req));
 }
 
 static bool rx_can_accept(void *ctx, uint32_t src, uint32_t n, uint64_t c)
@@ -189,8 +187,14 @@ static inline void warp_touch(struct sm *s, uint32_t w)
 static void smem_rw(void *ctx, uint32_t warp, uint64_t off, unsigned bytes, bool write, uint8_t *buf)
 {
     (void)ctx, (void)warp, (void)off;
-    if (!write)
-        memset(buf, 0, bytes);
+    if (write)
+        return;
+    switch (bytes) { /* fixed sizes: inline stores, no library call per lane */
+    case 4: memset(buf, 0, 4); break;
+    case 8: memset(buf, 0, 8); break;
+    case 16: memset(buf, 0, 16); break;
+    default: memset(buf, 0, bytes); break;
+    }
 }
 
 static void param_rd(void *ctx, uint32_t warp, uint64_t off, unsigned bytes, uint8_t *buf)
@@ -465,6 +469,8 @@ static void warp_gone(struct sm *s, uint32_t w)
     if (!s->w_live[w])
         return;
     s->w_live[w] = 0;
+    if (++s->cta_gone[w / wpc(s)] == wpc(s))
+        s->cta_gone_mask |= 1u << (w / wpc(s));
     fetch_warp_exit(&s->fetch, w, s->cycle);
     wsched_set_now(&s->sched, s->cycle);
     wsched_warp_exit(&s->sched, w);
@@ -491,7 +497,11 @@ static void take_events(struct sm *s)
 /* CTAs whose warps all exited and drained are released (spec 2.10). */
 static void cta_check(struct sm *s)
 {
-    for (uint32_t c = 0; c < s->sh->max_cta; c++) {
+    /* NOTE(cta-gone): a CTA with a warp still live cannot be drained, so
+     * only the slots whose warps all left are visited (ascending, as the
+     * full scan), which spares a scan of every slot on almost every cycle. */
+    for (uint32_t mk = s->cta_gone_mask; mk; mk &= mk - 1) {
+        uint32_t c = (uint32_t)__builtin_ctz(mk);
         if (!s->cta_live[c] || !func_sm_cta_finished(s->fx, c))
             continue;
         bool drained = true;
@@ -503,6 +513,7 @@ static void cta_check(struct sm *s)
             continue;
         func_sm_cta_release(s->fx, c);
         s->cta_live[c] = 0;
+        s->cta_gone_mask &= ~(1u << c);
         s->n_cta--;
         s->done[s->n_done++] = s->cta_lin[c];
         s->st.ctas++;
@@ -608,10 +619,14 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
                 NEXTP(p + 1);
             }
             NEXTP(fetch_tick(&s->fetch, p));
-            for (uint32_t i = 0; i < s->fetch.n_words; i++) /* I-buffers filled (NOTE(sched-skip)) */
-                for (uint64_t m = s->fetch.decoded[i]; m; m &= m - 1)
+            for (uint32_t i = 0; i < s->fetch.n_words; i++) { /* I-buffers filled (NOTE(sched-skip)) */
+                uint64_t m = s->fetch.decoded[i];
+                if (!m)
+                    continue;
+                s->fetch.decoded[i] = 0; /* fetch_clear_decoded, word by word */
+                for (; m; m &= m - 1)
                     warp_touch(s, i * 64 + (uint32_t)__builtin_ctzll(m));
-            fetch_clear_decoded(&s->fetch);
+            }
             take_events(s);
             /* Ticked even with no CTA resident, so that the schedulers see
              * the cycle after the last exit (their stall accounting). */
@@ -806,6 +821,8 @@ void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t)
         c++;
     SIM_ASSERT(c < k->ctas_per_sm && c < SM_MAX_CTA, "sm[%u]: no free CTA slot", s->id);
     s->cta_live[c] = 1;
+    s->cta_gone[c] = 0;
+    s->cta_gone_mask &= ~(1u << c);
     s->cta_lin[c] = lin;
     s->n_cta++;
     func_sm_cta_start(s->fx, c, lin);

@@ -178,6 +178,8 @@ struct sm {
     uint32_t *ev;                 /* [max_warps] scratch for func_sm_take_events */
     uint32_t cta_lin[SM_MAX_CTA]; /* linear id of the CTA in each slot */
     uint8_t cta_live[SM_MAX_CTA]; /* slot holds a CTA */
+    uint32_t cta_gone[SM_MAX_CTA]; /* warps of the slot's CTA that left the scheduler (warp_gone) */
+    uint32_t cta_gone_mask;        /* bit c: every warp of slot c's CTA left (NOTE(cta-gone)) */
     uint32_t n_cta;               /* live CTA slots */
     uint64_t cta_seq;             /* CTAs launched on this SM (scheduler age) */
     uint32_t done[SM_MAX_CTA];    /* linear ids of CTAs finished since the last serial step */

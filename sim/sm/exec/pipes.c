@@ -198,6 +198,8 @@ struct wb_cand {
  * SP/SFU result in flight (lowered at dispatch, recomputed by each scan), so
  * writeback skips the slot scan in cycles where nothing can be ready; the
  * same bound is the pipes' next event for results. */
+_Static_assert(PIPES_MAX_INFLIGHT <= 32, "pipe_unit.valid_mask has one bit per slot");
+
 static void writeback(struct pipes *p, struct opcoll *oc, cycle_t now)
 {
     struct wb_cand c[PIPES_MAX_UNITS * PIPES_MAX_INFLIGHT];
@@ -210,10 +212,11 @@ static void writeback(struct pipes *p, struct opcoll *oc, cycle_t now)
         const struct pipe_unit *pu = &p->units[u];
         if (!pu->n_inflight)
             continue;
-        for (uint32_t s = 0; s < PIPES_MAX_INFLIGHT; s++) {
+        /* NOTE(slot-mask): the valid slots in ascending order, as a scan of
+         * all PIPES_MAX_INFLIGHT slots would visit them. */
+        for (uint32_t vm = pu->valid_mask; vm; vm &= vm - 1) {
+            uint32_t s = (uint32_t)__builtin_ctz(vm);
             const struct pipe_slot *sl = &pu->slot[s];
-            if (!sl->valid)
-                continue;
             if (sl->done > now) {
                 if (sl->done < later)
                     later = sl->done;
@@ -243,6 +246,7 @@ static void writeback(struct pipes *p, struct opcoll *oc, cycle_t now)
             continue;
         }
         sl->valid = false;
+        pu->valid_mask &= ~(1u << c[i].slot);
         pu->n_inflight--;
         done++;
         p->st.wb++;
@@ -324,14 +328,13 @@ static void dispatch(struct pipes *p, struct opcoll *oc, cycle_t now)
                 break;
             }
             struct pipe_unit *pu = &p->units[u];
-            uint32_t s = 0;
-            while (pu->slot[s].valid)
-                s++;
+            uint32_t s = (uint32_t)__builtin_ctz(~pu->valid_mask); /* lowest free slot; one is free (not full) */
             const struct pipe_class_info *ci = pipes_class_info((enum pipe_class)op->cls);
             cycle_t done = now + ci->lat + p->cfg.dispatch_delay;
             pu->slot[s] = (struct pipe_slot){*op, done, p->seq++, true};
             if (done < p->wb_min)
                 p->wb_min = done;
+            pu->valid_mask |= 1u << s;
             pu->n_inflight++;
             pu->next_accept = now + ci->ii;
             pu->dispatched++;
@@ -457,6 +460,8 @@ void pipes_check(const struct pipes *p)
         uint32_t v = 0;
         for (uint32_t s = 0; s < PIPES_MAX_INFLIGHT; s++) {
             v += p->units[u].slot[s].valid;
+            SIM_ASSERT(p->units[u].slot[s].valid == !!(p->units[u].valid_mask & (1u << s)),
+                       "pipes: pipe %u slot %u valid bit wrong", u, s);
             /* a result left waiting by the last scan (width, bank) keeps wb_min at scan + 1 */
             SIM_ASSERT(!p->units[u].slot[s].valid || p->units[u].slot[s].done >= p->wb_min ||
                            p->wb_min == p->wb_scan + 1,

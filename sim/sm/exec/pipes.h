@@ -151,6 +151,7 @@ struct pipe_unit {
     uint8_t kind;          /* PIPE_SP or PIPE_SFU */
     cycle_t next_accept;   /* first cycle a new instruction may enter (last dispatch + II) */
     uint32_t n_inflight;   /* valid slots (instructions) */
+    uint32_t valid_mask;   /* bit s: slot[s].valid (NOTE(slot-mask) in pipes.c) */
     struct pipe_slot slot[PIPES_MAX_INFLIGHT];
     uint64_t dispatched;   /* statistics: instructions accepted */
 };

@@ -127,10 +127,7 @@ unsigned smem_banks_cycles(const struct smem_banks *b, uint32_t active, const ui
         uint32_t pm = active & phase_mask(first, MIN(lp, SMEM_WARP_SIZE - first));
         if (!pm)
             continue;
-        /* Words of this phase: at most 32 for sizes <= width (one word per
-         * lane), else lp x size / width <= n_banks <= 64. */
-        uint64_t w[SMEM_WARP_SIZE * 4];
-        unsigned nw = 0;
+        uint64_t lo = UINT64_MAX, hi = 0;
         for (uint32_t m = pm; m; m &= m - 1) {
             unsigned lane = (unsigned)__builtin_ctz(m);
             uint64_t a = addr[lane];
@@ -138,6 +135,26 @@ unsigned smem_banks_cycles(const struct smem_banks *b, uint32_t active, const ui
                 sim_panic("smem: lane %u address 0x%llx is not aligned to its size %u", lane,
                           (unsigned long long)a, size);
             uint64_t w0 = a >> b->width_shift;
+            lo = MIN(lo, w0);
+            hi = MAX(hi, w0);
+        }
+        /* NOTE(smem-span): two different words in one bank are at least
+         * n_banks words apart, so when every word of the phase lies within
+         * n_banks consecutive words, distinct words sit in distinct banks
+         * and equal ones broadcast: degree 1 without listing and sorting
+         * the words (unit stride, broadcast, and most tiled patterns).
+         * Atomics count duplicates (NOTE(smem-atomic)) and take the full
+         * count below. */
+        if (!atomic && hi + words_per_lane - 1 - lo < b->n_banks) {
+            total += 1;
+            continue;
+        }
+        /* Words of this phase: at most 32 for sizes <= width (one word per
+         * lane), else lp x size / width <= n_banks <= 64. */
+        uint64_t w[SMEM_WARP_SIZE * 4];
+        unsigned nw = 0;
+        for (uint32_t m = pm; m; m &= m - 1) {
+            uint64_t w0 = addr[__builtin_ctz(m)] >> b->width_shift;
             for (unsigned k = 0; k < words_per_lane; k++)
                 w[nw++] = w0 + k;
         }

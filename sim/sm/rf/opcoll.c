@@ -85,8 +85,10 @@ void opcoll_init(struct opcoll *oc, const struct rf_cfg *rf, const struct oc_cfg
     oc->n_units = n;
     oc->units = xcalloc(n, sizeof *oc->units);
     for (uint32_t k = 0; k < PIPE_N_KINDS; k++)
-        for (uint32_t u = oc->first[k]; u < oc->first[k + 1]; u++)
+        for (uint32_t u = oc->first[k]; u < oc->first[k + 1]; u++) {
             oc->units[u].set = (uint8_t)k;
+            oc->set_units[k] |= 1ull << u;
+        }
     /* NOTE(bank-queue-size): every queued read belongs to a busy unit, so a
      * bank never holds more than units x PIPE_MAX_SRC requests; the rings
      * are sized for that and cannot overflow. */
@@ -195,6 +197,8 @@ static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *o
     cu->grant_tick = CYCLE_NEVER;
     cu->grants_now = 0;
     cu->seq = oc->seq++;
+    if (!op->n_src)
+        oc->collected |= 1ull << u;
     for (uint32_t i = 0; i < op->n_src; i++) {
         uint32_t bank = rf_bank_of(&oc->rf, op->warp, op->src[i]);
         SIM_DEBUG_ASSERT(bank < oc->n_banks, "rf policy %s: bank %u of %u", oc->rf.ops->name, bank, oc->n_banks);
@@ -241,11 +245,13 @@ static bool older_same_warp(const struct opcoll *oc, enum pipe_kind set, const s
 uint32_t opcoll_ready(struct opcoll *oc, enum pipe_kind set, cycle_t now, uint32_t *out, uint32_t max)
 {
     uint32_t n = 0;
-    if (!oc->n_busy[set])
-        return 0;
-    for (uint32_t u = oc->first[set]; u < oc->first[set + 1]; u++) {
+    /* NOTE(collected-mask): only units whose reads are all granted can be
+     * ready; visiting the set's bits of `collected` in ascending order is
+     * the full scan of the set with the others skipped. */
+    for (uint64_t mk = oc->collected & oc->set_units[set]; mk; mk &= mk - 1) {
+        uint32_t u = (uint32_t)__builtin_ctzll(mk);
         const struct oc_unit *cu = &oc->units[u];
-        if (!cu->busy || cu->n_pending || cu->ready_at > now)
+        if (cu->ready_at > now)
             continue;
         if (set == PIPE_MEM && oc->n_busy[PIPE_MEM] > 1 && older_same_warp(oc, set, cu))
             continue; /* NOTE(mem-in-order) */
@@ -272,6 +278,7 @@ void opcoll_release(struct opcoll *oc, uint32_t unit, cycle_t now)
                "opcoll_release: collector unit %u is not ready at cycle %llu", unit, (unsigned long long)now);
     opcoll_stats_sync(oc, now);
     cu->busy = false;
+    oc->collected &= ~(1ull << unit);
     oc->n_busy[cu->set]--;
 }
 
@@ -310,7 +317,8 @@ static inline void arbitrate_bank(struct opcoll *oc, uint32_t b, cycle_t now, cy
         cu->grants_now = 0;
     }
     cu->grants_now++;
-    cu->n_pending--;
+    if (--cu->n_pending == 0)
+        oc->collected |= 1ull << rq->unit;
     if (cu->ready_at < ready)
         cu->ready_at = ready;
     uint32_t cap = oc->n_units * PIPE_MAX_SRC;
@@ -375,13 +383,11 @@ cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now)
         next = rn;
     if (next == now + 1 || oc->n_busy[PIPE_SP] + oc->n_busy[PIPE_SFU] + oc->n_busy[PIPE_MEM] == 0)
         return next; /* nothing below can be earlier than now + 1 */
-    for (uint32_t u = 0; u < oc->n_units; u++) {
-        const struct oc_unit *cu = &oc->units[u];
-        if (cu->busy && !cu->n_pending) {
-            cycle_t t = cu->ready_at > now ? cu->ready_at : now + 1;
-            if (t < next)
-                next = t;
-        }
+    for (uint64_t mk = oc->collected; mk; mk &= mk - 1) { /* NOTE(collected-mask) */
+        const struct oc_unit *cu = &oc->units[__builtin_ctzll(mk)];
+        cycle_t t = cu->ready_at > now ? cu->ready_at : now + 1;
+        if (t < next)
+            next = t;
     }
     return next;
 }
@@ -415,6 +421,8 @@ void opcoll_check(const struct opcoll *oc)
     }
     uint32_t busy[PIPE_N_KINDS] = {0};
     for (uint32_t u = 0; u < oc->n_units; u++) {
+        bool coll = oc->units[u].busy && oc->units[u].n_pending == 0;
+        SIM_ASSERT(coll == !!(oc->collected & (1ull << u)), "opcoll: unit %u collected bit wrong", u);
         if (oc->units[u].busy) {
             busy[oc->units[u].set]++;
             pend += oc->units[u].n_pending;

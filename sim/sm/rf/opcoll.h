@@ -124,6 +124,9 @@ struct opcoll {
     uint32_t first[PIPE_N_KINDS + 1]; /* first unit index of each set; first[N] = n_units */
     struct oc_bankq banks[RF_MAX_BANKS]; /* read request FIFO per bank */
     uint64_t bank_mask;               /* bit b set: banks[b] holds queued reads (RF_MAX_BANKS <= 64) */
+    uint64_t collected;               /* bit u set: unit u is busy with every read granted
+                                         (NOTE(collected-mask); OC_MAX_UNITS <= 64) */
+    uint64_t set_units[PIPE_N_KINDS]; /* bits of the units of each set */
     struct oc_unit *units;            /* [n_units] */
     cycle_t cyc;                      /* cycle of the per-cycle counters below */
     uint32_t in_now[PIPE_N_KINDS];    /* instructions entered per set in cycle cyc */

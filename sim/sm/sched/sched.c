@@ -243,7 +243,9 @@ static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
     enum wsched_why worst = WSCHED_NO_WARP;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t w = u->order[i];
-        SIM_ASSERT(s->resident[w] && w % s->n_sched == u->id, "wsched %u: policy offered warp %u", u->id, w);
+        /* per candidate and cycle (a division): debug builds only (STYLE.md 4) */
+        SIM_DEBUG_ASSERT(s->resident[w] && w % s->n_sched == u->id, "wsched %u: policy offered warp %u", u->id,
+                         w);
         enum wsched_why r = wsched_probe(s, w);
         if (r == WSCHED_READY && s->no_load[w] && s->port->is_l1_load && s->port->is_l1_load(s->port->ctx, w)) {
             r = WSCHED_POLICY; /* load gate (CCWS, block_loads) */

@@ -11,20 +11,36 @@
  */
 #include "sim/sm/sched/sched.h"
 
+#include <stdlib.h>
+
+/* NOTE(gto-order-cache): the order is a function of the greedy warp and
+ * the age list only, so it is rebuilt only when one of them changed since
+ * the last call (launch and exit reset the cache; resident[] changes only
+ * there too) instead of copying the age list on every evaluated cycle. */
+struct gto_state {
+    uint32_t last; /* u->last the cached order was built for */
+    uint32_t n;    /* its length */
+    bool valid;    /* u->order holds the order for `last` and the current age list */
+};
+
 static void gto_init(struct wsched *s, struct wsched_unit *u)
 {
     (void)s;
-    u->pstate = NULL;
+    u->pstate = xcalloc(1, sizeof(struct gto_state));
 }
 
 static void gto_fini(struct wsched *s, struct wsched_unit *u)
 {
     (void)s;
-    (void)u;
+    free(u->pstate);
+    u->pstate = NULL;
 }
 
 static uint32_t gto_order(struct wsched *s, struct wsched_unit *u)
 {
+    struct gto_state *gs = u->pstate;
+    if (gs->valid && gs->last == u->last)
+        return gs->n;
     uint32_t n = 0;
     uint32_t g = u->last;
     if (g != WSCHED_NONE && s->resident[g])
@@ -34,6 +50,9 @@ static uint32_t gto_order(struct wsched *s, struct wsched_unit *u)
     for (uint32_t i = 0; i < u->n_age; i++)
         if (u->age[i] != g)
             u->order[n++] = u->age[i];
+    gs->last = u->last;
+    gs->n = n;
+    gs->valid = true;
     return n;
 }
 
@@ -48,8 +67,8 @@ static void gto_on_issue(struct wsched *s, struct wsched_unit *u, uint32_t w, ui
 static void gto_on_launch(struct wsched *s, struct wsched_unit *u, uint32_t w)
 {
     (void)s;
-    (void)u;
     (void)w;
+    ((struct gto_state *)u->pstate)->valid = false;
 }
 
 static void gto_on_exit(struct wsched *s, struct wsched_unit *u, uint32_t w)
@@ -58,6 +77,7 @@ static void gto_on_exit(struct wsched *s, struct wsched_unit *u, uint32_t w)
     /* NOTE(gto-exit): a new warp launched into the same slot is not greedy. */
     if (u->last == w)
         u->last = WSCHED_NONE;
+    ((struct gto_state *)u->pstate)->valid = false;
 }
 
 const struct wsched_policy wsched_policy_gto = {
