@@ -307,8 +307,9 @@ static void test_sched_l1_hook(void)
     struct wsched_cfg c;
     wsched_cfg_defaults(&c);
     wsched_init(&g_ws, &c, NW);
-    TAP_OK(!wsched_wants_l1(&g_ws), "lrr (default) has no on_l1: the SM leaves the L1D hook off");
-    struct wsched_policy pol = *g_ws.pol; /* LRR ... */
+    TAP_OK(!wsched_wants_l1(&g_ws), "the default policy has no on_l1: the SM leaves the L1D hook off");
+    const struct wsched_policy *orig = g_ws.pol; /* restored before wsched_fini: its fini frees its state */
+    struct wsched_policy pol = *g_ws.pol; /* the default policy ... */
     pol.on_l1 = count_l1;                 /* ... plus the counting entry */
     g_ws.pol = &pol;
     TAP_OK(wsched_wants_l1(&g_ws), "a policy with on_l1 asks for L1 events");
@@ -359,7 +360,7 @@ static void test_sched_l1_hook(void)
     TAP_EQ_U64(last_evict_warp, 1, "a store by warp 2 evicts warp 1's line: the event names warp 1");
     rig_fini(&a);
     rig_fini(&b);
-    g_ws.pol = &wsched_policy_lrr;
+    g_ws.pol = orig;
     wsched_fini(&g_ws);
 }
 
