@@ -78,6 +78,15 @@ for w in prodcons spinlock pushrel halo; do
 done
 grep -q '"l2.tc_write_stalls"' "$TMP/prodcons.ts1.json"; ok $? "TC statistics are reported"
 
+# 4 host threads (more threads than this machine's cores: the engine stays exact)
+for p in gtsc tc; do
+    expect_exit 0 "barneshut under $p, 1 thread" -- "$GPUSIM" run barneshut --size tiny -q -c fermi16-gtsc \
+        -o sim.mode=timing -o coh.protocol=$p --threads 1 --stats "$TMP/bh.$p.1.json"
+    expect_exit 0 "barneshut under $p, 4 threads" -- "$GPUSIM" run barneshut --size tiny -q -c fermi16-gtsc \
+        -o sim.mode=timing -o coh.protocol=$p --threads 4 --stats "$TMP/bh.$p.4.json"
+    same_stats "$TMP/bh.$p.1.json" "$TMP/bh.$p.4.json"; ok $? "barneshut under $p: statistics identical for 1 and 4 threads"
+done
+
 expect_exit 0 "the default run" -- "$GPUSIM" run prodcons --size tiny -q -o sim.mode=timing --threads 1 \
     --stats "$TMP/none.json"
 ! grep -q '"l1d.gtsc_\|"l2.gtsc_\|"l1d.tc_\|"l2.tc_' "$TMP/none.json"; ok $? "no G-TSC or TC counter in the default output"
