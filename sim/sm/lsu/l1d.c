@@ -265,17 +265,6 @@ enum l1d_result l1d_fail(struct l1d *l, enum l1d_rf_cause c, enum l1d_rf_cause *
  * an action that frees the way (evict, drop_clean, drop_reserved, the
  * install after Replace, the bulk invalidation after InvAll). */
 
-/* The context of one protocol step. */
-struct l1d_step {
-    struct l1d *l;
-    const struct l1d_acc *a;     /* the access (Load, Store, LocalStore, Atomic), else NULL */
-    const struct mem_reply *rep; /* the reply (Fill, StaleFill), else NULL */
-    uint64_t line;               /* line address */
-    cycle_t cycle;               /* core cycle */
-    int32_t li;                  /* the line's way, -1 = none */
-    int32_t e;                   /* its MSHR entry, -1 = none */
-    int32_t victim;              /* way a new line goes to (reserve_way on_miss, fill_line on_fill), -1 = none */
-};
 
 static inline void l1_step(struct l1d_step *s, unsigned state, unsigned ev)
 {
@@ -303,7 +292,7 @@ static void replace_way(struct l1d *l, int32_t v, cycle_t cycle)
     l1_step(&r, st, COH_L1_REPLACE);
 }
 
-static void act_touch(void *ctx)
+void l1d_act_touch(void *ctx)
 {
     struct l1d_step *s = ctx;
     ta_touch(&s->l->tags, (uint32_t)s->li);
@@ -386,19 +375,19 @@ struct mem_req *l1d_queue_atomic(struct l1d *l, const struct l1d_acc *a, cycle_t
     return r;
 }
 
-static void act_send_write(void *ctx)
+void l1d_act_send_write(void *ctx)
 {
     struct l1d_step *s = ctx;
     l1d_queue_write(s->l, s->a, s->cycle);
 }
 
-static void act_send_atomic(void *ctx)
+void l1d_act_send_atomic(void *ctx)
 {
     struct l1d_step *s = ctx;
     l1d_queue_atomic(s->l, s->a, s->cycle);
 }
 
-static void act_write_data(void *ctx)
+void l1d_act_write_data(void *ctx)
 {
     struct l1d_step *s = ctx;
     l1d_write_bytes(l1d_line_data(s->l, (uint32_t)s->li), s->a->data, s->a->txn.bytes);
@@ -414,7 +403,7 @@ static void act_evict(void *ctx)
     s->li = -1;
 }
 
-static void act_writeback(void *ctx)
+void l1d_act_writeback(void *ctx)
 {
     struct l1d_step *s = ctx;
     l1d_writeback_line(s->l, (uint32_t)s->li, s->cycle);
@@ -464,13 +453,13 @@ void l1d_complete_entry(struct l1d *l, uint32_t e, uint64_t line, const uint8_t 
     }
 }
 
-static void act_complete(void *ctx)
+void l1d_act_complete(void *ctx)
 {
     struct l1d_step *s = ctx;
     l1d_complete_entry(s->l, (uint32_t)s->e, s->line, s->rep->data, s->cycle);
 }
 
-static void act_release_mshr(void *ctx)
+void l1d_act_release_mshr(void *ctx)
 {
     struct l1d_step *s = ctx;
     mshr_close(&s->l->mshr, (uint32_t)s->e);
@@ -495,20 +484,20 @@ static void act_drop_clean(void *ctx)
 }
 
 static const coh_action_fn l1d_coh_fns[COH_L1A_N_ACTIONS] = {
-    [COH_L1A_TOUCH] = act_touch,
+    [COH_L1A_TOUCH] = l1d_act_touch,
     [COH_L1A_HIT_DONE] = act_hit_done,
     [COH_L1A_OPEN_MSHR] = act_open_mshr,
     [COH_L1A_RESERVE_WAY] = act_reserve_way,
     [COH_L1A_ADD_REQUEST] = act_add_request,
-    [COH_L1A_SEND_WRITE] = act_send_write,
-    [COH_L1A_SEND_ATOMIC] = act_send_atomic,
-    [COH_L1A_WRITE_DATA] = act_write_data,
+    [COH_L1A_SEND_WRITE] = l1d_act_send_write,
+    [COH_L1A_SEND_ATOMIC] = l1d_act_send_atomic,
+    [COH_L1A_WRITE_DATA] = l1d_act_write_data,
     [COH_L1A_EVICT] = act_evict,
-    [COH_L1A_WRITEBACK] = act_writeback,
+    [COH_L1A_WRITEBACK] = l1d_act_writeback,
     [COH_L1A_MARK_STALE] = act_mark_stale,
     [COH_L1A_FILL_LINE] = act_fill_line,
-    [COH_L1A_COMPLETE] = act_complete,
-    [COH_L1A_RELEASE_MSHR] = act_release_mshr,
+    [COH_L1A_COMPLETE] = l1d_act_complete,
+    [COH_L1A_RELEASE_MSHR] = l1d_act_release_mshr,
     [COH_L1A_DROP_RESERVED] = act_drop_reserved,
     [COH_L1A_DROP_CLEAN] = act_drop_clean,
 };

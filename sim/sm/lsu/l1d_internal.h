@@ -8,6 +8,28 @@
 
 #include "sim/sm/lsu/l1d.h"
 
+/* The context of one protocol step (the non-coherent and TC tables; G-TSC
+ * extends it with the warp's timestamp in l1d_gtsc.c). */
+struct l1d_step {
+    struct l1d *l;
+    const struct l1d_acc *a;     /* the access (Load, Store, LocalStore, Atomic), else NULL */
+    const struct mem_reply *rep; /* the reply (Fill, StaleFill), else NULL */
+    uint64_t line;               /* line address */
+    cycle_t cycle;               /* core cycle */
+    int32_t li;                  /* the line's way, -1 = none */
+    int32_t e;                   /* its MSHR entry, -1 = none */
+    int32_t victim;              /* way a new line goes to (reserve_way on_miss, fill_line on_fill), -1 = none */
+};
+
+/* Protocol actions shared by the L1D's tables (ctx is a struct l1d_step). */
+void l1d_act_touch(void *ctx);        /* a use for the replacement policy */
+void l1d_act_write_data(void *ctx);   /* the store's bytes into the line */
+void l1d_act_send_write(void *ctx);   /* queue the access's write */
+void l1d_act_send_atomic(void *ctx);  /* queue the access's atomic */
+void l1d_act_writeback(void *ctx);    /* queue the dirty line's write-back */
+void l1d_act_complete(void *ctx);     /* complete the entry's loads with the reply's bytes */
+void l1d_act_release_mshr(void *ctx); /* free the MSHR entry */
+
 /* Bytes of line index li. */
 static inline uint8_t *l1d_line_data(struct l1d *l, uint32_t li) { return l->data + (uint64_t)li * l->line; }
 

@@ -34,16 +34,6 @@
 
 #include "sim/sm/lsu/l1d_internal.h"
 
-struct t1_step {
-    struct l1d *l;
-    const struct l1d_acc *a;     /* the access, else NULL */
-    const struct mem_reply *rep; /* the fill, else NULL */
-    uint64_t line;
-    cycle_t cycle;
-    int32_t li;     /* the line's way, -1 = none */
-    int32_t e;      /* its MSHR entry, -1 = none */
-    int32_t victim; /* fill_line: the way chosen */
-};
 
 static unsigned t1_state(const struct l1d *l, int32_t li, int32_t e)
 {
@@ -52,7 +42,7 @@ static unsigned t1_state(const struct l1d *l, int32_t li, int32_t e)
     return e >= 0 ? COH_T1_IP : COH_T1_I;
 }
 
-static void t1_step(struct t1_step *s, unsigned state, unsigned ev)
+static void t1_step(struct l1d_step *s, unsigned state, unsigned ev)
 {
     unsigned next = coh_step(&s->l->coh, s->line, state, ev, s);
     enum ta_state t = next == COH_T1_M ? TA_MODIFIED : TA_VALID;
@@ -63,22 +53,16 @@ static void t1_step(struct t1_step *s, unsigned state, unsigned ev)
 static void t1_replace(struct l1d *l, int32_t v, cycle_t cycle)
 {
     bool present = ta_state_of(&l->tags, (uint32_t)v) != TA_INVALID;
-    struct t1_step r = {.l = l, .line = ta_tag_of(&l->tags, (uint32_t)v), .cycle = cycle, .li = v, .e = -1,
+    struct l1d_step r = {.l = l, .line = ta_tag_of(&l->tags, (uint32_t)v), .cycle = cycle, .li = v, .e = -1,
                         .victim = -1};
     t1_step(&r, present ? t1_state(l, v, -1) : COH_T1_I, COH_T1_REPLACE);
 }
 
 /* ------------------------------------------------------------- actions */
 
-static void ta_touch_(void *ctx)
-{
-    struct t1_step *s = ctx;
-    ta_touch(&s->l->tags, (uint32_t)s->li);
-}
-
 static void ta_hit_done(void *ctx)
 {
-    struct t1_step *s = ctx;
+    struct l1d_step *s = ctx;
     bool load = s->a->txn.op == COAL_LOAD;
     l1d_push_hit_done(s->l, s->line, s->a->token, load ? L1D_DONE_LOAD : L1D_DONE_STORE,
                       load ? l1d_line_data(s->l, (uint32_t)s->li) : NULL, s->cycle);
@@ -86,14 +70,14 @@ static void ta_hit_done(void *ctx)
 
 static void ta_open_read(void *ctx)
 {
-    struct t1_step *s = ctx;
+    struct l1d_step *s = ctx;
     s->e = l1d_open_entry(s->l, s->line, true, s->cycle);
     l1d_mq_push(s->l, MEM_OP_READ, s->line, L1D_ID_FILL | (uint32_t)s->e, (uint8_t)s->l->line, s->cycle);
 }
 
 static void ta_add_waiter(void *ctx)
 {
-    struct t1_step *s = ctx;
+    struct l1d_step *s = ctx;
     struct l1d_pend *p = mshr_add(&s->l->mshr, (uint32_t)s->e);
     SIM_ASSERT(p, "l1d[%d]: MSHR merge after check", s->l->sm_id);
     p->token = s->a->token;
@@ -101,42 +85,18 @@ static void ta_add_waiter(void *ctx)
     p->warp = s->a->warp;
 }
 
-static void ta_write_data(void *ctx)
-{
-    struct t1_step *s = ctx;
-    l1d_write_bytes(l1d_line_data(s->l, (uint32_t)s->li), s->a->data, s->a->txn.bytes);
-}
-
-static void ta_send_write(void *ctx)
-{
-    struct t1_step *s = ctx;
-    l1d_queue_write(s->l, s->a, s->cycle);
-}
-
-static void ta_send_atomic(void *ctx)
-{
-    struct t1_step *s = ctx;
-    l1d_queue_atomic(s->l, s->a, s->cycle);
-}
-
 static void ta_evict(void *ctx)
 {
-    struct t1_step *s = ctx;
+    struct l1d_step *s = ctx;
     ta_invalidate(&s->l->tags, (uint32_t)s->li);
     if (s->a && s->a->txn.op != COAL_LOAD)
         s->l->st.evictions++;
     s->li = -1;
 }
 
-static void ta_writeback(void *ctx)
-{
-    struct t1_step *s = ctx;
-    l1d_writeback_line(s->l, (uint32_t)s->li, s->cycle);
-}
-
 static void ta_fill_line(void *ctx)
 {
-    struct t1_step *s = ctx;
+    struct l1d_step *s = ctx;
     struct l1d *l = s->l;
     uint32_t v = (uint32_t)s->victim;
     t1_replace(l, s->victim, s->cycle);
@@ -147,33 +107,19 @@ static void ta_fill_line(void *ctx)
     s->li = s->victim;
 }
 
-static void ta_complete(void *ctx)
-{
-    struct t1_step *s = ctx;
-    l1d_complete_entry(s->l, (uint32_t)s->e, s->line, s->rep->data, s->cycle);
-}
-
-static void ta_release_mshr(void *ctx)
-{
-    struct t1_step *s = ctx;
-    mshr_close(&s->l->mshr, (uint32_t)s->e);
-    mshr_release(&s->l->mshr, (uint32_t)s->e);
-    s->e = -1;
-}
-
 static const coh_action_fn t1_fns[COH_T1A_N_ACTIONS] = {
-    [COH_T1A_TOUCH] = ta_touch_,
+    [COH_T1A_TOUCH] = l1d_act_touch,
     [COH_T1A_HIT_DONE] = ta_hit_done,
     [COH_T1A_OPEN_READ] = ta_open_read,
     [COH_T1A_ADD_WAITER] = ta_add_waiter,
-    [COH_T1A_WRITE_DATA] = ta_write_data,
-    [COH_T1A_SEND_WRITE] = ta_send_write,
-    [COH_T1A_SEND_ATOMIC] = ta_send_atomic,
+    [COH_T1A_WRITE_DATA] = l1d_act_write_data,
+    [COH_T1A_SEND_WRITE] = l1d_act_send_write,
+    [COH_T1A_SEND_ATOMIC] = l1d_act_send_atomic,
     [COH_T1A_EVICT] = ta_evict,
-    [COH_T1A_WRITEBACK] = ta_writeback,
+    [COH_T1A_WRITEBACK] = l1d_act_writeback,
     [COH_T1A_FILL_LINE] = ta_fill_line,
-    [COH_T1A_COMPLETE] = ta_complete,
-    [COH_T1A_RELEASE_MSHR] = ta_release_mshr,
+    [COH_T1A_COMPLETE] = l1d_act_complete,
+    [COH_T1A_RELEASE_MSHR] = l1d_act_release_mshr,
 };
 
 /* ------------------------------------------------------------- init */
@@ -203,7 +149,7 @@ enum l1d_result l1d_tc_access(struct l1d *l, const struct l1d_acc *a, cycle_t cy
 {
     const struct coal_txn *t = &a->txn;
     uint64_t line = t->line_addr, now = cycle * l->tc->period_ps;
-    struct t1_step s = {.l = l, .a = a, .line = line, .cycle = cycle, .li = ta_probe(&l->tags, line),
+    struct l1d_step s = {.l = l, .a = a, .line = line, .cycle = cycle, .li = ta_probe(&l->tags, line),
                         .e = mshr_lookup(&l->mshr, line), .victim = -1};
     unsigned st = t1_state(l, s.li, s.e);
     if (t->op == COAL_LOAD) {
@@ -286,7 +232,7 @@ bool l1d_tc_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
         uint64_t line = mshr_line(&l->mshr, e);
         if (idx_ring_free(&l->fq_r) < mshr_count(&l->mshr, e))
             return false;
-        struct t1_step s = {.l = l, .rep = rep, .line = line, .cycle = cycle, .li = -1, .e = (int32_t)e,
+        struct l1d_step s = {.l = l, .rep = rep, .line = line, .cycle = cycle, .li = -1, .e = (int32_t)e,
                             .victim = ta_victim(&l->tags, ta_set_of(&l->tags, line))};
         SIM_ASSERT(s.victim >= 0, "l1d[%d]: no victim way under TC", l->sm_id);
         if (ta_state_of(&l->tags, (uint32_t)s.victim) == TA_MODIFIED && reqq_full(&l->mq))
@@ -329,7 +275,7 @@ uint64_t l1d_tc_fence_cycle(struct l1d *l, cycle_t cycle)
 
 void l1d_tc_flush_line(struct l1d *l, uint32_t li, cycle_t cycle)
 {
-    struct t1_step s = {.l = l, .line = ta_tag_of(&l->tags, li), .cycle = cycle, .li = (int32_t)li, .e = -1,
+    struct l1d_step s = {.l = l, .line = ta_tag_of(&l->tags, li), .cycle = cycle, .li = (int32_t)li, .e = -1,
                         .victim = -1};
     t1_step(&s, COH_T1_M, COH_T1_FLUSH);
 }
@@ -338,7 +284,7 @@ void l1d_tc_invalidate_all(struct l1d *l)
 {
     uint32_t n = ta_n_lines(&l->tags);
     for (uint32_t i = 0; i < n; i++) {
-        struct t1_step s = {.l = l, .line = ta_tag_of(&l->tags, i), .li = -1, .e = -1, .victim = -1};
+        struct l1d_step s = {.l = l, .line = ta_tag_of(&l->tags, i), .li = -1, .e = -1, .victim = -1};
         unsigned st = ta_state_of(&l->tags, i) == TA_INVALID ? COH_T1_I : t1_state(l, (int32_t)i, -1);
         t1_step(&s, st, COH_T1_INV_ALL);
     }
