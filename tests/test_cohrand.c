@@ -306,24 +306,31 @@ static void check(const uint32_t *prog, const uint32_t *out, const uint32_t *fin
 
 /* ------------------------------------------------------------- runs */
 
-enum { MODE_BASE_RC, MODE_BASE_SC, MODE_GTSC_RC, MODE_GTSC_SC, MODE_TC_RC, MODE_TC_SC, N_MODES };
-static const char *const mode_name[N_MODES] = {"non-coherent RC", "non-coherent SC", "G-TSC RC",
-                                               "G-TSC SC",        "TC-Weak RC",      "TC-Strong SC"};
+enum { MODE_BASE_RC, MODE_BASE_SC, MODE_GTSC_RC, MODE_GTSC_SC, MODE_TC_RC, MODE_TC_SC, MODE_GTSC12_RC,
+       MODE_GTSC12_SC, N_MODES };
+static const char *const mode_name[N_MODES] = {
+    "non-coherent RC", "non-coherent SC", "G-TSC RC", "G-TSC SC", "TC-Weak RC", "TC-Strong SC",
+    "G-TSC RC, 12-bit timestamps", "G-TSC SC, 12-bit timestamps"};
 
-static bool run(const char *ptx, int mode, unsigned seed, struct verdict *v)
+/* rs: G-TSC timestamp reset counters summed over the runs (NOTE(gtsc-reset)): resets the L2 slices took,
+ * resets the L1s took, old-generation requests at L2, old-generation replies at the L1s */
+static bool run(const char *ptx, int mode, unsigned seed, struct verdict *v, uint64_t rs[4])
 {
     char o1[48], o2[48];
     snprintf(o1, sizeof o1, "sim.seed=%u", seed);
     snprintf(o2, sizeof o2, "icnt.jitter=%u", seed % 2 ? 64u : 0u);
-    const char *ov[7] = {"sim.mode=timing", o1, o2, NULL, NULL, NULL, NULL};
+    const char *ov[8] = {"sim.mode=timing", o1, o2, NULL, NULL, NULL, NULL, NULL};
     int no = 3;
-    if (mode == MODE_GTSC_RC || mode == MODE_GTSC_SC)
+    bool gtsc12 = mode == MODE_GTSC12_RC || mode == MODE_GTSC12_SC;
+    if (mode == MODE_GTSC_RC || mode == MODE_GTSC_SC || gtsc12)
         ov[no++] = "coh.protocol=gtsc";
+    if (gtsc12) /* a reset every few hundred stamps: the reset protocol under random traffic */
+        ov[no++] = "coh.gtsc_ts_bits=12";
     if (mode == MODE_TC_RC || mode == MODE_TC_SC)
         ov[no++] = "coh.protocol=tc";
     if (mode == MODE_TC_SC)
         ov[no++] = "coh.tc_variant=strong";
-    if (mode == MODE_BASE_SC || mode == MODE_GTSC_SC || mode == MODE_TC_SC)
+    if (mode == MODE_BASE_SC || mode == MODE_GTSC_SC || mode == MODE_TC_SC || mode == MODE_GTSC12_SC)
         ov[no++] = "sched.max_outstanding_mem_per_warp=1";
     gs_ctx *c = gs_ctx_create("fermi16", ov);
     if (!c) {
@@ -360,6 +367,13 @@ static bool run(const char *ptx, int mode, unsigned seed, struct verdict *v)
     for (uint32_t w = 0; w < WORDS; w++)
         gs_memcpy_dtoh(c, &final[w], dmem + word_off(w), 4);
     check(prog, out, final, v);
+    static const char *const rname[4] = {"l2.gtsc_resets", "l1d.gtsc_resets", "l2.gtsc_old_reqs",
+                                         "l1d.gtsc_old_replies"};
+    for (int k = 0; k < 4 && (mode == MODE_GTSC_RC || mode == MODE_GTSC_SC || gtsc12); k++) {
+        uint64_t n = 0;
+        gs_stats_get_u64(c, rname[k], &n);
+        rs[k] += n;
+    }
     ok = true;
 done:
     free(prog);
@@ -376,10 +390,11 @@ int main(void)
     char *ptx = build_ptx();
     for (int mode = 0; mode < N_MODES; mode++) {
         uint32_t bad = 0, dup = 0, coh = 0, fin = 0, sc_bad = 0;
+        uint64_t rs[4] = {0, 0, 0, 0};
         bool all_ran = true;
         for (unsigned seed = 1; seed <= runs; seed++) {
             struct verdict v;
-            if (!run(ptx, mode, seed, &v)) {
+            if (!run(ptx, mode, seed, &v, rs)) {
                 all_ran = false;
                 break;
             }
@@ -403,8 +418,15 @@ int main(void)
         if (mode == MODE_BASE_SC) /* stale L1 copies: message passing through two words fails */
             TAP_OK(sc_bad > 0, "%s: the checker sees that a non-coherent L1 is not SC (%u of %u runs)", mn, sc_bad,
                    runs);
-        if (mode == MODE_GTSC_SC || mode == MODE_TC_SC)
+        if (mode == MODE_GTSC_SC || mode == MODE_TC_SC || mode == MODE_GTSC12_SC)
             TAP_EQ_U64(sc_bad, 0, "%s: every run has a sequentially consistent order", mn);
+        if (mode == MODE_GTSC12_RC || mode == MODE_GTSC12_SC) {
+            tap_diag("%s: slice resets %llu, L1 resets %llu, old-generation requests %llu, old replies %llu", mn,
+                     (unsigned long long)rs[0], (unsigned long long)rs[1], (unsigned long long)rs[2],
+                     (unsigned long long)rs[3]);
+            TAP_OK(rs[0] >= runs && rs[1] > 0 && rs[2] > 0,
+                   "%s: the slices reset their timestamps, the L1s followed, old requests were answered", mn);
+        }
     }
     free(ptx);
     return tap_exit();

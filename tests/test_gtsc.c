@@ -16,6 +16,10 @@
  *   with warp_ts 1 stamped 12 with lease [12, 22]), a renewal answered
  *   without data, a stale writer told to drop its copy, atomics, the
  *   min_cover rule, and mem_ts raised by an eviction;
+ * - the timestamp reset (spec 2.11): a slice asks for it at the hand-computed
+ *   point, resets every line to [1, lease], answers old-generation requests
+ *   as warp_ts 1 without a copy; an L1 resets on a newer reply, re-reads on
+ *   an older fill, takes no lease from an older ack;
  * - TC: an L1 copy hits until its expiry and is then dropped, a store drops
  *   the writer's copy, an ack's GWCT holds a fence until it passes; the L2
  *   hands out now + lease, acks with the line's latest expiry, TC-Strong
@@ -121,11 +125,12 @@ static enum l1d_result g1_acc(struct g1rig *r, uint8_t op, uint16_t warp, uint64
     return res;
 }
 
-static void g1_reply(struct g1rig *r, const struct mem_req *q, uint32_t wts, uint32_t rts, uint8_t cflags,
-                     uint8_t fill_byte, uint16_t warp)
+static void g1_reply_gen(struct g1rig *r, const struct mem_req *q, uint32_t wts, uint32_t rts, uint8_t cflags,
+                         uint8_t fill_byte, uint16_t warp, uint32_t gen)
 {
     struct mem_reply rep;
     memset(&rep, 0, sizeof rep);
+    rep.gen = gen;
     rep.addr = q->addr;
     rep.id = q->id;
     rep.op = q->op;
@@ -138,6 +143,12 @@ static void g1_reply(struct g1rig *r, const struct mem_req *q, uint32_t wts, uin
         memset(rep.data, fill_byte, sizeof rep.data);
     SIM_ASSERT(l1d_push_reply(&r->l, &rep, r->t), "rig: reply FIFO full");
     g1_run(r, 3);
+}
+
+static void g1_reply(struct g1rig *r, const struct mem_req *q, uint32_t wts, uint32_t rts, uint8_t cflags,
+                     uint8_t fill_byte, uint16_t warp)
+{
+    g1_reply_gen(r, q, wts, rts, cflags, fill_byte, warp, r->l.g ? r->l.g->gen : 0);
 }
 
 static uint32_t line_wts(struct g1rig *r, uint64_t line, uint32_t *rts)
@@ -305,7 +316,7 @@ struct l2g {
     unsigned n_rep;
 };
 
-static void l2g_init(struct l2g *r, int rd_extend)
+static void l2g_init_bits(struct l2g *r, int rd_extend, unsigned ts_bits)
 {
     struct l2_cfg cfg;
     l2_cfg_defaults(&cfg);
@@ -313,13 +324,17 @@ static void l2g_init(struct l2g *r, int rd_extend)
     coh_cfg_defaults(&coh);
     coh.protocol = COH_PROTO_GTSC;
     coh.gtsc_rd_extend = rd_extend;
+    coh.gtsc_ts_bits = ts_bits;
     memset(r, 0, sizeof *r);
     struct l2_init_args a = {.instance = 0, .rop_cycles = 1, .atom = &func_atomic_ops, .coh = &coh};
     l2_init(&r->l, &cfg, &a);
 }
 
-/* Push one request and run until its reply is back (DRAM answers at once). */
-static struct mem_reply l2g_req(struct l2g *r, uint8_t op, uint64_t addr, uint32_t warp_ts, uint32_t l1_wts)
+static void l2g_init(struct l2g *r, int rd_extend) { l2g_init_bits(r, rd_extend, 16); }
+
+/* Push one request of generation gen and run until its reply is back (DRAM answers at once). */
+static struct mem_reply l2g_req_gen(struct l2g *r, uint8_t op, uint64_t addr, uint32_t warp_ts, uint32_t l1_wts,
+                                    uint32_t gen)
 {
     struct mem_req q;
     memset(&q, 0, sizeof q);
@@ -329,6 +344,7 @@ static struct mem_reply l2g_req(struct l2g *r, uint8_t op, uint64_t addr, uint32
     q.id = 7;
     q.warp = 2;
     q.cta = 0;
+    mem_req_set_gen(&q, gen);
     if (op == MEM_OP_ATOMIC) {
         q.atom.aop = PTX_AOP_ADD;
         q.atom.type = PTX_T_U32;
@@ -361,6 +377,11 @@ static struct mem_reply l2g_req(struct l2g *r, uint8_t op, uint64_t addr, uint32
     }
     SIM_ASSERT(r->n_rep == 1, "l2g: no reply");
     return r->rep[0];
+}
+
+static struct mem_reply l2g_req(struct l2g *r, uint8_t op, uint64_t addr, uint32_t warp_ts, uint32_t l1_wts)
+{
+    return l2g_req_gen(r, op, addr, warp_ts, l1_wts, r->l.g ? r->l.g->gen : 0);
 }
 
 static void test_l2_stamps(void)
@@ -407,6 +428,105 @@ static void test_l2_stamps(void)
     p = l2g_req(&r, MEM_OP_READ, A, 70, 1);
     TAP_OK((p.cflags & MEM_RF_RENEW) && p.rts == 70, "min_cover: rts = max(11, 70) = 70 (got %u)", p.rts);
     l2_fini(&r.l);
+}
+
+/* NOTE(gtsc-reset), slice side: 12-bit timestamps (max 4095) ask for a
+ * reset at 4095 - 1024 + 1 = 3072; the reset makes every line [1, lease]
+ * and mem_ts 1; a request of the old generation is answered as warp_ts 1
+ * with no copy in L1. */
+static void test_l2_reset(void)
+{
+    struct l2g r;
+    l2g_init_bits(&r, COH_RD_TARDIS, 12);
+    const uint64_t A = 0x1000, B = 0x2000;
+    TAP_OK(r.l.g->max_ts == 4095 && r.l.g->reset_at == 3072, "12 bits: max 4095, reset asked at 3072 (%u, %u)",
+           r.l.g->max_ts, r.l.g->reset_at);
+    struct mem_reply p = l2g_req(&r, MEM_OP_READ, A, 1, 0);
+    TAP_OK(p.wts == 1 && p.rts == 11 && p.gen == 0, "fill [1, 11] in generation 0");
+    p = l2g_req(&r, MEM_OP_WRITE, A, 3060, 1);
+    TAP_OK(p.wts == 3060 && p.rts == 3070 && !l2_gtsc_reset_wanted(&r.l),
+           "store at warp_ts 3060: [3060, 3070], below 3072: no reset asked");
+    p = l2g_req(&r, MEM_OP_WRITE, A, 3062, 3060);
+    TAP_OK(p.wts == 3071 && p.rts == 3081 && l2_gtsc_reset_wanted(&r.l),
+           "store: st_ts = max(3062, 3070 + 1) = 3071, rts 3081 >= 3072: a reset is asked (got [%u, %u])", p.wts,
+           p.rts);
+    p = l2g_req(&r, MEM_OP_READ, B, 3000, 0);
+    TAP_OK(p.wts == 1 && p.rts == 3010 && p.gen == 0, "until the reset the slice keeps its timestamps (B [1, 3010])");
+    l2_gtsc_reset(&r.l);
+    TAP_OK(r.l.g->gen == 1 && r.l.g->mem_ts == 1 && !l2_gtsc_reset_wanted(&r.l) && r.l.g->st.resets == 1,
+           "reset: generation 1, mem_ts 1, request cleared, counted");
+    int32_t la = ta_probe(&r.l.tags, A), lb = ta_probe(&r.l.tags, B);
+    TAP_OK(la >= 0 && lb >= 0 && r.l.g->wts[la] == 1 && r.l.g->rts[la] == 10 && r.l.g->wts[lb] == 1 &&
+               r.l.g->rts[lb] == 10,
+           "every line [1, lease 10] (spec 2.11)");
+    p = l2g_req_gen(&r, MEM_OP_READ, B, 3000, 1, 0);
+    TAP_OK(!(p.cflags & MEM_RF_RENEW) && p.size == 128 && p.wts == 1 && p.rts == 11 && p.gen == 1,
+           "old-generation read whose l1_wts 1 happens to match: full BusFill, warp_ts taken as 1: [1, 11], gen 1");
+    TAP_EQ_U64(r.l.g->st.old_reqs, 1, "counted as an old request");
+    p = l2g_req_gen(&r, MEM_OP_READ, B, 4, 1, 1);
+    TAP_OK((p.cflags & MEM_RF_RENEW) && p.rts == 14, "a new-generation read with wts 1: BusRnw, rts = 4 + 10");
+    p = l2g_req_gen(&r, MEM_OP_WRITE, A, 3080, 3071, 0);
+    TAP_OK((p.cflags & MEM_RF_INVAL) && p.wts == 11 && p.rts == 21,
+           "old-generation store: warp_ts taken as 1, st_ts = max(1, 10 + 1) = 11, writer told to drop its copy");
+    p = l2g_req_gen(&r, MEM_OP_ATOMIC, A, 3080, 0, 0);
+    TAP_OK(p.wts == 22 && p.rts == 32 && p.gen == 1, "old-generation atomic: st_ts = 21 + 1 = 22");
+    TAP_EQ_U64(r.l.g->st.old_reqs, 3, "three old requests");
+    l2_fini(&r.l);
+}
+
+/* NOTE(l1d-gtsc-reset), L1 side: a reply of a newer generation resets the
+ * L1 (leases dropped, warp_ts 1) before it is used; a fill of an older
+ * generation is not used and the read goes again; waiters take their
+ * warps' current warp_ts. */
+static void test_l1_reset(void)
+{
+    struct g1rig r;
+    rig_init(&r, COH_PROTO_GTSC);
+    const uint64_t A = 0x10000, B = 0x20000, C = 0x30000;
+    uint32_t rts = 0;
+    TAP_EQ_U64(g1_acc(&r, COAL_LOAD, 0, A, 1, 0, NULL), L1D_MISS, "load A misses");
+    struct mem_req q = take_req(&r, "A");
+    TAP_EQ_U64(mem_req_gen(&q), 0, "requests carry generation 0");
+    g1_reply(&r, &q, 500, 510, 0, 0x11, 0);
+    TAP_OK(done_token(&r, 1, NULL) && l1d_warp_ts(&r.l, 0) == 500, "A [500, 510], warp 0 at 500");
+    TAP_EQ_U64(g1_acc(&r, COAL_LOAD, 1, B, 2, 0, NULL), L1D_MISS, "warp 1 loads B: read outstanding");
+    struct mem_req qb = take_req(&r, "B");
+    TAP_EQ_U64(g1_acc(&r, COAL_STORE, 0, C, 3, 0x22, NULL), L1D_SENT, "warp 0 stores C (absent)");
+    q = take_req(&r, "C");
+    g1_reply_gen(&r, &q, 3, 13, 0, 0, 0, 1);
+    TAP_OK(done_token(&r, 3, NULL), "the generation-1 ack completes the store");
+    TAP_OK(r.l.g->gen == 1 && r.l.g->st.resets == 1, "... and resets the L1 to generation 1");
+    TAP_EQ_U64(l1d_warp_ts(&r.l, 0), 3, "warp 0: warp_ts 1, then the ack's wts 3");
+    TAP_EQ_U64(l1d_warp_ts(&r.l, 1), 1, "warp 1: warp_ts 1");
+    TAP_OK(l1d_probe_line(&r.l, A, NULL) == TA_VALID && line_wts(&r, A, &rts) == 0 && rts == 0,
+           "A stays with its lease dropped ([0, 0])");
+    TAP_EQ_U64(g1_acc(&r, COAL_LOAD, 0, A, 4, 0, NULL), L1D_MISS, "warp 0's load of A misses");
+    q = take_req(&r, "A again");
+    TAP_OK(q.coh.l1_wts == 0 && q.coh.warp_ts == 3 && mem_req_gen(&q) == 1,
+           "... and reads with no copy (l1_wts 0), warp_ts 3, generation 1");
+    g1_reply_gen(&r, &qb, 200, 210, 0, 0x44, 1, 0);
+    TAP_OK(!done_token(&r, 2, NULL), "B's generation-0 fill does not complete warp 1's load");
+    TAP_EQ_U64(r.l.g->st.old_replies, 1, "an old reply");
+    struct mem_req qb2 = take_req(&r, "B again");
+    TAP_OK(qb2.op == MEM_OP_READ && qb2.coh.l1_wts == 0 && qb2.coh.warp_ts == 1 && mem_req_gen(&qb2) == 1,
+           "B is read again: no copy, the waiter's warp_ts now 1, generation 1");
+    g1_reply(&r, &qb2, 2, 12, 0, 0x55, 1);
+    struct l1d_done d;
+    TAP_OK(done_token(&r, 2, &d) && d.data[0] == 0x55 && l1d_warp_ts(&r.l, 1) == 2,
+           "the generation-1 fill serves it: L2's bytes, warp_ts 2");
+    g1_reply(&r, &q, 1, 11, 0, 0x66, 0);
+    TAP_OK(done_token(&r, 4, &d) && d.data[0] == 0x66 && line_wts(&r, A, &rts) == 1 && rts == 11,
+           "A refilled at [1, 11]");
+    TAP_EQ_U64(l1d_warp_ts(&r.l, 0), 3, "warp 0 stays at 3 (>= wts 1)");
+
+    /* a store ack of an older generation: completes, no lease, copy dropped */
+    TAP_EQ_U64(g1_acc(&r, COAL_STORE, 0, A, 5, 0x77, NULL), L1D_SENT, "warp 0 stores to A: locks the copy");
+    q = take_req(&r, "store A");
+    g1_reply_gen(&r, &q, 900, 910, 0, 0, 0, 0);
+    TAP_OK(done_token(&r, 5, NULL) && l1d_warp_ts(&r.l, 0) == 3, "an old ack completes the store, warp_ts unchanged");
+    TAP_EQ_U64(l1d_probe_line(&r.l, A, NULL), TA_INVALID, "the copy is dropped at unlock (no lease from before)");
+    TAP_EQ_U64(r.l.g->st.old_replies, 2, "two old replies");
+    l1d_fini(&r.l);
 }
 
 /* ------------------------------------------------------------- TC */
@@ -525,6 +645,8 @@ int main(void)
         {"l1_lease", test_l1_lease},
         {"l1_combine", test_l1_combine},
         {"l2_stamps", test_l2_stamps},
+        {"l2_reset", test_l2_reset},
+        {"l1_reset", test_l1_reset},
         {"tc_l1", test_tc_l1},
         {"tc_l2", test_tc_l2},
     };

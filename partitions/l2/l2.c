@@ -72,6 +72,10 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
         l->g->rd_extend = a->coh->gtsc_rd_extend;
         l->g->mem_ts = 1; /* spec 0: initial values */
         l->g->mem_ts_stat = 1;
+        uint32_t bits = (uint32_t)a->coh->gtsc_ts_bits;
+        SIM_ASSERT(bits >= 12 && bits <= 32, "l2 slice %d: coh.gtsc_ts_bits %u", a->instance, bits);
+        l->g->max_ts = (uint32_t)((1ull << bits) - 1);
+        l->g->reset_at = l->g->max_ts - (uint32_t)(1ull << (bits - 2)) + 1;
         l->g->wts = xcalloc(l->n_lines, sizeof *l->g->wts);
         l->g->rts = xcalloc(l->n_lines, sizeof *l->g->rts);
     } else if (a->coh && a->coh->protocol == COH_PROTO_TC) {
@@ -211,24 +215,75 @@ static bool bytes_present(const struct l2 *l, uint32_t li, const struct mem_req 
  *  - local write-backs carry private data: no stamp;
  *  - a fill installs [mem_ts, mem_ts + lease]; an eviction raises mem_ts to
  *    the victim's rts (non-inclusive: no L1 is told, OQ-12: one mem_ts per
- *    slice). Timestamps are 32-bit; a value that would wrap panics (the
- *    16-bit reset protocol of spec 2.11 is not modelled: at 32 bits and a
- *    lease of 10 a line needs 390 M stores to wrap). */
-static uint32_t gtsc_add(const struct l2 *l, uint32_t a, uint32_t b)
+ *    slice). Timestamps are coh.gtsc_ts_bits wide: NOTE(gtsc-reset). */
+
+/* NOTE(gtsc-reset): the timestamp overflow reset (spec coherence-gtsc.md
+ * 2.11, OQ-7). Timestamps are coh.gtsc_ts_bits wide (16 by default, as in
+ * 001). Only L2 creates larger timestamps, so only a slice can run out:
+ *  - when a slice produces a timestamp >= reset_at = max - 2^(bits-2), it
+ *    asks for a reset (reset_req). The GPU's serial step, at the end of the
+ *    quantum, resets every slice at the same simulated instant (the spec's
+ *    "global event at a quantum barrier", deterministic whatever the thread
+ *    count): every line becomes [1, lease], mem_ts = 1, and the slice's
+ *    generation counter advances. The quarter of the range kept free covers
+ *    the growth within one quantum (each stamp adds at most lease + 1, and
+ *    coh_cfg.c refuses a width whose free quarter holds fewer than 64
+ *    leases); a timestamp past the maximum is a model error (panic naming
+ *    the key), never a wrap;
+ *  - a request carries the low 6 bits of its L1's generation (mem_req.flags,
+ *    MEM_F_GEN_*; the spec proposes 1 bit). A request from an older
+ *    generation ("pre-reset") is answered as if its warp_ts were 1 and its
+ *    L1 held no copy: a read gets a full BusFill (never BusRnw), a write's
+ *    ack tells the writer to drop its copy. Every reply carries the slice's
+ *    full generation (mem_reply.gen);
+ *  - the L1 follows lazily (NOTE(l1d-gtsc-reset) in l1d_gtsc.c): a reply of
+ *    a newer generation makes it drop every lease and set every warp_ts to
+ *    1 before it uses the reply; a reply of an older one is not used for
+ *    leases or timestamps. Everything of an older generation is ordered
+ *    before everything of a newer one, so an L1 that has not heard of the
+ *    reset yet may keep hitting on its old leases.
+ * The generation is a counter, not a bit: an L1 that stays silent through
+ * two resets would otherwise take the second for the first. */
+static uint32_t gtsc_add(struct l2 *l, uint32_t a, uint32_t b)
 {
     uint64_t v = (uint64_t)a + b;
-    if (UNLIKELY(v > UINT32_MAX))
-        sim_panic("l2 slice %d: G-TSC timestamp overflow (%u + %u); the reset protocol (spec 2.11) is not "
-                  "modelled", l->instance, a, b);
+    if (UNLIKELY(v > l->g->max_ts))
+        sim_panic("l2 slice %d: G-TSC timestamp %llu passed the maximum %u of coh.gtsc_ts_bits before the reset "
+                  "took effect (more than a quarter of the range in one quantum); raise coh.gtsc_ts_bits",
+                  l->instance, (unsigned long long)v, l->g->max_ts);
+    if (UNLIKELY(v >= l->g->reset_at))
+        l->g->reset_req = true;
     return (uint32_t)v;
+}
+
+bool l2_gtsc_reset_wanted(const struct l2 *l) { return l->g && l->g->reset_req; }
+
+void l2_gtsc_reset(struct l2 *l)
+{
+    struct l2_gtsc *g = l->g;
+    if (!g)
+        return;
+    for (uint32_t i = 0; i < l->n_lines; i++) { /* spec 2.11: wts = 1, rts = LEASE */
+        g->wts[i] = 1;
+        g->rts[i] = g->lease;
+    }
+    g->mem_ts = 1;
+    g->mem_ts_stat = 1;
+    g->gen++;
+    g->reset_req = false;
+    g->st.resets++;
 }
 
 static void gtsc_stamp(struct l2 *l, uint32_t li, const struct mem_req *rq, struct mem_reply *rep, bool replay)
 {
     struct l2_gtsc *g = l->g;
     uint32_t wts = g->wts[li], rts = g->rts[li];
+    bool old = mem_req_gen(rq) != (g->gen & MEM_F_GEN_MASK); /* NOTE(gtsc-reset): stamped before a reset */
+    if (UNLIKELY(old))
+        g->st.old_reqs++;
+    rep->gen = g->gen;
     if (rq->op == MEM_OP_READ) {
-        uint32_t ts = rq->coh.warp_ts;
+        uint32_t ts = old ? 1 : rq->coh.warp_ts;
         if (g->rd_extend == COH_RD_TARDIS) {
             rts = MAX(rts, gtsc_add(l, wts, g->lease));
             rts = MAX(rts, gtsc_add(l, ts, g->lease));
@@ -236,7 +291,7 @@ static void gtsc_stamp(struct l2 *l, uint32_t li, const struct mem_req *rq, stru
             rts = MAX(rts, ts);
         }
         g->rts[li] = rts;
-        if (rq->coh.l1_wts != 0 && rq->coh.l1_wts == wts) { /* BusRnw: the L1 holds this version */
+        if (!old && rq->coh.l1_wts != 0 && rq->coh.l1_wts == wts) { /* BusRnw: the L1 holds this version */
             rep->size = 0;
             rep->cflags |= MEM_RF_RENEW;
             memset(rep->data, 0, sizeof rep->data);
@@ -245,9 +300,9 @@ static void gtsc_stamp(struct l2 *l, uint32_t li, const struct mem_req *rq, stru
             g->st.rd_fills++;
         }
     } else { /* write or atomic */
-        uint32_t ts = rq->op == MEM_OP_ATOMIC ? rq->atom.warp_ts : rq->coh.warp_ts;
+        uint32_t ts = old ? 1 : rq->op == MEM_OP_ATOMIC ? rq->atom.warp_ts : rq->coh.warp_ts;
         uint32_t st = MAX(ts, gtsc_add(l, rts, 1));
-        if (rq->op == MEM_OP_WRITE && rq->coh.l1_wts != 0 && (replay || rq->coh.l1_wts != wts)) {
+        if (rq->op == MEM_OP_WRITE && rq->coh.l1_wts != 0 && (old || replay || rq->coh.l1_wts != wts)) {
             rep->cflags |= MEM_RF_INVAL;
             g->st.inval_acks++;
         }
@@ -1056,6 +1111,10 @@ void l2_stats_register(struct l2 *l, struct stats *s)
                       "G-TSC write acks telling the writer to drop a possibly stale L1 copy");
         stats_counter(s, "l2", i, "gtsc_mem_ts_raises", &l->g->st.mem_ts_raises, "G-TSC evictions that raised mem_ts");
         stats_counter(s, "l2", i, "gtsc_mem_ts", &l->g->mem_ts_stat, "G-TSC mem_ts at the end (logical time)");
+        stats_counter(s, "l2", i, "gtsc_resets", &l->g->st.resets,
+                      "G-TSC timestamp resets taken (all slices at once, NOTE(gtsc-reset))");
+        stats_counter(s, "l2", i, "gtsc_old_reqs", &l->g->st.old_reqs,
+                      "G-TSC requests stamped before the last reset (answered as warp_ts 1, no BusRnw)");
     }
     if (l->tc) { /* coh.protocol = tc only (NOTE(l2-tc)) */
         stats_counter(s, "l2", i, "tc_leases", &l->tc->st.leases, "TC reads that handed out a lease");

@@ -162,12 +162,18 @@ struct l2_gtsc {
     uint32_t mem_ts;      /* largest rts of any line this slice evicted (initially 1) */
     uint32_t *wts;        /* [n_lines] write timestamp of the line's current version */
     uint32_t *rts;        /* [n_lines] end of the latest lease handed out for it */
+    uint32_t gen;         /* timestamp generation: resets taken (NOTE(gtsc-reset)) */
+    uint32_t max_ts;      /* 2^coh.gtsc_ts_bits - 1: no timestamp may exceed it */
+    uint32_t reset_at;    /* a timestamp >= this asks for a reset (max_ts - 2^(bits-2)) */
+    bool reset_req;       /* a timestamp reached reset_at: reset at the end of the quantum */
     struct {
         uint64_t rd_fills;     /* reads answered with data (BusFill) */
         uint64_t rd_renewals;  /* reads answered without data (BusRnw: the L1 holds this version) */
         uint64_t stamps;       /* writes and atomics timestamped (st_ts = max(warp_ts, rts + 1)) */
         uint64_t inval_acks;   /* write acks telling the writer to drop its L1 copy (OQ-5) */
         uint64_t mem_ts_raises;/* evictions that raised mem_ts */
+        uint64_t resets;       /* timestamp resets taken (NOTE(gtsc-reset)) */
+        uint64_t old_reqs;     /* requests stamped before the last reset (answered with warp_ts 1, no BusRnw) */
     } st;
     uint64_t mem_ts_stat;  /* mem_ts mirrored for the statistics (a uint64_t counter) */
 };
@@ -336,5 +342,11 @@ enum ta_state l2_probe_line(const struct l2 *l, uint64_t line_addr, uint8_t out[
                             uint64_t valid[2]);
 /* True when nothing is queued or outstanding (kernel drain check). */
 bool l2_idle(const struct l2 *l);
+
+/* G-TSC timestamp reset (NOTE(gtsc-reset) in l2.c): does this slice ask for
+ * one (a timestamp reached reset_at)? Apply one: every line [1, lease],
+ * mem_ts = 1, next generation. Serial step only, on every slice at once. */
+bool l2_gtsc_reset_wanted(const struct l2 *l);
+void l2_gtsc_reset(struct l2 *l);
 
 #endif /* GPUSIM_PARTITIONS_L2_L2_H */

@@ -503,6 +503,20 @@ bool mpu_part_idle(const struct mpu_part *p)
     return mempart_idle(&p->mp);
 }
 
+bool mpu_part_gtsc_reset_wanted(const struct mpu_part *p)
+{
+    for (unsigned s = 0; s < MEMPART_SUBS; s++)
+        if (l2_gtsc_reset_wanted(&p->mp.l2[s]))
+            return true;
+    return false;
+}
+
+void mpu_part_gtsc_reset(struct mpu_part *p)
+{
+    for (unsigned s = 0; s < MEMPART_SUBS; s++)
+        l2_gtsc_reset(&p->mp.l2[s]);
+}
+
 /* ------------------------------------------------------------ host path */
 
 static bool host_range_ok(const struct mpu_shared *sh, uint64_t dev, uint64_t n)

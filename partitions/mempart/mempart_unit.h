@@ -140,6 +140,10 @@ void mpu_part_fini(struct mpu_part *p);
 
 /* Nothing queued or in flight in the partition or its two endpoints. */
 bool mpu_part_idle(const struct mpu_part *p);
+/* G-TSC timestamp reset (NOTE(gtsc-reset) in partitions/l2/l2.c), serial
+ * step only: does a slice of the partition ask for one; apply it to both. */
+bool mpu_part_gtsc_reset_wanted(const struct mpu_part *p);
+void mpu_part_gtsc_reset(struct mpu_part *p);
 
 /* ------------------------------------------------------------- addresses */
 

@@ -197,6 +197,19 @@ static void watchdog_fire(struct gpu *g, uint64_t c, uint64_t last)
         sm_dump(g->sms[i], stderr);
 }
 
+/* NOTE(gtsc-reset) (partitions/l2/l2.c): a G-TSC slice whose timestamps
+ * neared the top during the quantum just run makes every slice reset at
+ * its end, one simulated instant for all, whatever the thread count. */
+static void gtsc_reset_step(struct gpu *g)
+{
+    for (uint32_t c = 0; c < g->n_ch; c++)
+        if (mpu_part_gtsc_reset_wanted(g->parts[c])) {
+            for (uint32_t k = 0; k < g->n_ch; k++)
+                mpu_part_gtsc_reset(g->parts[k]);
+            return;
+        }
+}
+
 static bool serial(void *model, struct engine *eng, ps_t now)
 {
     struct gpu *g = model;
@@ -204,6 +217,8 @@ static bool serial(void *model, struct engine *eng, ps_t now)
         return false; /* the initial run: partitions are initialised, nothing to simulate */
     g->ser_eng = eng;
     g->ser_now = now;
+    if (g->cfg->coh.protocol == COH_PROTO_GTSC)
+        gtsc_reset_step(g);
     uint64_t c = cyc_at(g, now);
     if (g->pending) {
         g->pending = false;

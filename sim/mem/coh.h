@@ -146,6 +146,7 @@ struct coh_cfg {
     int protocol;        /* coh.protocol: enum coh_protocol */
     uint64_t gtsc_lease; /* coh.gtsc_lease: logical lease length (timestamp units) */
     int gtsc_rd_extend;  /* coh.gtsc_rd_extend: enum coh_rd_extend */
+    uint64_t gtsc_ts_bits; /* coh.gtsc_ts_bits: timestamp width (bits); overflow reset, NOTE(gtsc-reset) */
     uint64_t tc_lease;   /* coh.tc_lease: TC lease (SM pipeline cycles) */
     int tc_variant;      /* coh.tc_variant: enum coh_tc_variant */
 };
@@ -238,6 +239,8 @@ enum coh_g1_event {
     COH_G1_REPLACE,      /* the way is the victim of a new line */
     COH_G1_INV_ALL,      /* kernel launch */
     COH_G1_FLUSH,        /* kernel end: write back dirty local data */
+    COH_G1_RESET,        /* a reply of a newer timestamp generation: L2 reset its timestamps (spec 2.11) */
+    COH_G1_OLD_REPLY,    /* BusFill/BusRnw of an older generation than the L1's: not used, re-read */
     COH_G1_N_EVENTS
 };
 
@@ -262,6 +265,7 @@ enum coh_g1_action {
     COH_G1A_UNLOCK,       /* the last store acked: the line is readable again */
     COH_G1A_SERVE,        /* complete every waiting load the lease covers (warp_ts raised) */
     COH_G1A_RELEASE_MSHR, /* free the entry */
+    COH_G1A_DROP_LEASE,   /* timestamp reset: wts = rts = 0, the copy stays but no load hits it */
     COH_G1A_N_ACTIONS
 };
 

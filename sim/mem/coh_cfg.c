@@ -20,6 +20,9 @@ static const struct cfg_key coh_keys[] = {
     {"gtsc_rd_extend", CFG_ENUM, offsetof(struct coh_cfg, gtsc_rd_extend), 0, 0, "tardis", coh_rd_names,
      "G-TSC L2 read rule: tardis rts = max(rts, wts+lease, warp_ts+lease); min_cover rts = max(rts, warp_ts) "
      "(spec OQ-1)"},
+    {"gtsc_ts_bits", CFG_UINT, offsetof(struct coh_cfg, gtsc_ts_bits), 12, 32, "16", NULL,
+     "G-TSC timestamp width in bits; near the top all L2 slices reset their timestamps at once and each L1 "
+     "follows when a reply tells it (spec 2.11, docs/coherence.md)"},
     {"tc_lease", CFG_UINT, offsetof(struct coh_cfg, tc_lease), 1, 100000000, "500", NULL,
      "TC lease in SM pipeline cycles: a copy is readable until it expires (spec OQ-10: 001 gives none; "
      "500 is the spec's starting point)"},
@@ -34,6 +37,7 @@ void coh_cfg_defaults(struct coh_cfg *c)
     *c = (struct coh_cfg){.protocol = COH_PROTO_NONE,
                           .gtsc_lease = 10,
                           .gtsc_rd_extend = COH_RD_TARDIS,
+                          .gtsc_ts_bits = 16,
                           .tc_lease = 500,
                           .tc_variant = COH_TC_WEAK};
 }
@@ -52,6 +56,12 @@ static void coh_check(const void *sec, const struct sim_cfg *all, struct cfg_che
         cfg_check_fail(ck, "coh.protocol",
                        "%s needs l2.write_miss = fetch or fetch_write (a byte_mask line has no single "
                        "version for its missing bytes)", nm);
+    if (c->protocol == COH_PROTO_GTSC && (1ull << (c->gtsc_ts_bits - 2)) < 64 * (c->gtsc_lease + 1))
+        cfg_check_fail(ck, "coh.gtsc_ts_bits",
+                       "%llu bits leave too little room above the reset point for coh.gtsc_lease = %llu: the "
+                       "quarter of the range kept free must hold 64 leases (2^(bits-2) >= 64 x (lease + 1), "
+                       "NOTE(gtsc-reset))",
+                       (unsigned long long)c->gtsc_ts_bits, (unsigned long long)c->gtsc_lease);
     if (all->l1d.perfect)
         cfg_check_fail(ck, "coh.protocol", "%s cannot be combined with l1d.perfect (its side store has no leases)",
                        nm);

@@ -19,7 +19,9 @@
  * a locked line (NOTE(l1d-gtsc) there). A store ack for a line that is not
  * locked (the store missed) only raises the warp's timestamp: no line
  * event. SERVE / SERVE_PART follow FILL, FILL_NOWAY, RENEW, WR_ACK_LAST and
- * WR_ACK_DROP when the line's MSHR entry holds loads.
+ * WR_ACK_DROP when the line's MSHR entry holds loads. RESET is stepped on
+ * every line when a reply brings a newer timestamp generation (spec 2.11);
+ * OLD_REPLY replaces FILL / RENEW for a reply of an older one.
  */
 #include "sim/mem/coh.h"
 
@@ -49,6 +51,10 @@ static const struct coh_name g1_events[COH_G1_N_EVENTS] = {
     [COH_G1_REPLACE] = {"Replace", "the way is the victim of a new line"},
     [COH_G1_INV_ALL] = {"InvAll", "kernel launch: every line dropped, every warp_ts back to 1"},
     [COH_G1_FLUSH] = {"Flush", "kernel end: dirty local lines written back"},
+    [COH_G1_RESET] = {"Reset", "a reply of a newer timestamp generation: L2 reset its timestamps (spec 2.11); every "
+                               "lease dropped, every warp_ts back to 1"},
+    [COH_G1_OLD_REPLY] = {"OldReply", "BusFill or BusRnw of an older generation than the L1's (processed before a "
+                                      "reset the L1 has since heard of): not used, the line is read again"},
 };
 
 static const struct coh_name g1_actions[COH_G1A_N_ACTIONS] = {
@@ -74,6 +80,7 @@ static const struct coh_name g1_actions[COH_G1A_N_ACTIONS] = {
     [COH_G1A_SERVE] = {"serve", "complete each waiting load whose warp_ts <= rts, in arrival order; "
                                 "warp_ts = max(warp_ts, wts)"},
     [COH_G1A_RELEASE_MSHR] = {"release_mshr", "free the MSHR entry"},
+    [COH_G1A_DROP_LEASE] = {"drop_lease", "wts = rts = 0: the copy stays, no load hits it, its next read is a fill"},
 };
 
 #define A(x) COH_G1A_##x
@@ -121,6 +128,15 @@ static const struct coh_row g1_rows[] = {
     {S(I), S(INV_ALL), {0}, S(I)},
     {S(V), S(INV_ALL), {0}, S(I)},
     {S(M), S(FLUSH), {A(WRITEBACK)}, S(V)},
+    /* timestamp reset (spec 2.11, NOTE(l1d-gtsc-reset)) */
+    {S(I), S(RESET), {0}, S(I)},
+    {S(IP), S(RESET), {0}, S(IP)},
+    {S(VP), S(RESET), {A(DROP_LEASE)}, S(VP)},
+    {S(V), S(RESET), {A(DROP_LEASE)}, S(V)},
+    {S(L), S(RESET), {A(DROP_LEASE)}, S(L)},
+    {S(M), S(RESET), {0}, S(M)},
+    {S(IP), S(OLD_REPLY), {A(SEND_READ)}, S(IP)},
+    {S(VP), S(OLD_REPLY), {A(SEND_READ)}, S(VP)},
 };
 
 #undef A

@@ -67,6 +67,11 @@ enum mem_space {
 
 /* mem_req.flags */
 #define MEM_F_NO_ROP 0x01u /* texture request: skips the ROP delay line (spec 2.8 point 1) */
+/* G-TSC (coh.protocol = gtsc): bits 2-7 carry the low 6 bits of the sender's
+ * timestamp generation (NOTE(gtsc-reset) in partitions/l2/l2.c), so an L2
+ * slice can tell a request stamped before its last reset. */
+#define MEM_F_GEN_SHIFT 2u
+#define MEM_F_GEN_MASK 0x3Fu
 
 /* mem_reply.cflags (coherence) */
 #define MEM_RF_RENEW 0x01u /* G-TSC BusRnw: the lease was extended, no data (size 0) */
@@ -143,7 +148,7 @@ struct mem_reply {
     uint16_t warp;  /* the request's warp (coherence: whose warp_ts the reply raises) */
     uint32_t wts;   /* G-TSC: the line's write timestamp (read, write ack, atomic) */
     uint32_t rts;   /* G-TSC: the end of the lease handed out */
-    uint32_t pad_;
+    uint32_t gen;   /* G-TSC: the slice's timestamp generation (resets it has taken, NOTE(gtsc-reset)) */
     uint8_t data[MEM_LINE_BYTES]; /* read: the whole line at line offsets; atomic: old value of
                                      slot k at data[k * es]; timestamped kinds: struct mem_body_ts
                                      at data[0] */
@@ -177,6 +182,13 @@ static inline const char *mem_space_name(uint32_t sp)
 _Static_assert(sizeof(struct mem_req) <= 224, "mem_req must fit an engine message payload");
 _Static_assert(sizeof(struct mem_reply) <= 224, "mem_reply must fit an engine message payload");
 _Static_assert(sizeof(struct mem_req) == 200, "mem_req: header 32 + body 40 + data 128 (NOTE(memreq-layout))");
+
+/* G-TSC generation bits of a request (NOTE(gtsc-reset)). */
+static inline void mem_req_set_gen(struct mem_req *r, uint32_t gen)
+{
+    r->flags = (uint8_t)((r->flags & ~(MEM_F_GEN_MASK << MEM_F_GEN_SHIFT)) | (gen & MEM_F_GEN_MASK) << MEM_F_GEN_SHIFT);
+}
+static inline uint32_t mem_req_gen(const struct mem_req *r) { return (uint32_t)r->flags >> MEM_F_GEN_SHIFT & MEM_F_GEN_MASK; }
 
 static inline uint64_t mem_line_of(uint64_t addr) { return addr & ~(uint64_t)(MEM_LINE_BYTES - 1); }
 static inline uint32_t mem_line_off(uint64_t addr) { return (uint32_t)(addr & (MEM_LINE_BYTES - 1)); }

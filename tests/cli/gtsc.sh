@@ -4,11 +4,13 @@
 # file:line:key (exit 2), the workloads that communicate between CTAs (and a
 # few others) verify under G-TSC RC and SC, statistics are identical for 1
 # and 2 host threads and with sim.tick_every_cycle, and the default
-# (coh.protocol = none) output has no G-TSC statistic.
+# (coh.protocol = none) output has no G-TSC statistic. Timestamp resets
+# (12-bit timestamps) give identical statistics for 1, 2 and 4 threads and
+# with sim.tick_every_cycle.
 source "$(dirname "$0")/../support/cli_lib.sh"
 
 expect_exit 0 "config --list works" -- "$GPUSIM" config --list
-for k in coh.protocol coh.gtsc_lease coh.gtsc_rd_extend coh.tc_lease coh.tc_variant; do
+for k in coh.protocol coh.gtsc_lease coh.gtsc_rd_extend coh.gtsc_ts_bits coh.tc_lease coh.tc_variant; do
     contains "$TMP/out" "$k" "config --list shows $k"
 done
 
@@ -22,6 +24,18 @@ contains "$TMP/err" "bad.cfg:2" "protocol error has file:line"
 contains "$TMP/err" "coh.protocol" "protocol error names the key"
 contains "$TMP/err" "bad.cfg:3" "lease error has file:line"
 contains "$TMP/err" "coh.gtsc_lease" "lease error names the key"
+cat >"$TMP/bits.cfg" <<'CFG'
+include = gtx480.cfg
+coh.gtsc_ts_bits = 8
+CFG
+expect_exit 2 "a timestamp width below 12 bits fails with exit 2" -- "$GPUSIM" config --show "$TMP/bits.cfg"
+contains "$TMP/err" "bits.cfg:2" "width error has file:line"
+contains "$TMP/err" "coh.gtsc_ts_bits" "width error names the key"
+expect_exit 2 "12 bits with lease 20 are refused (no room for 64 leases above the reset point)" -- \
+    "$GPUSIM" config --show gtx480 -o coh.protocol=gtsc -o coh.gtsc_ts_bits=12 -o coh.gtsc_lease=20
+contains "$TMP/err" "coh.gtsc_ts_bits" "... naming coh.gtsc_ts_bits"
+expect_exit 0 "12 bits with lease 15 are accepted" -- "$GPUSIM" config --show gtx480 -o coh.protocol=gtsc \
+    -o coh.gtsc_ts_bits=12 -o coh.gtsc_lease=15
 expect_exit 2 "gtsc without an L1 is refused" -- "$GPUSIM" config --show gtx480 -o coh.protocol=gtsc -o l1d.enable=false
 contains "$TMP/err" "coh.protocol" "... naming coh.protocol"
 expect_exit 2 "gtsc with a byte_mask L2 is refused" -- "$GPUSIM" config --show gtx480 -o coh.protocol=gtsc \
@@ -86,6 +100,26 @@ for p in gtsc tc; do
         -o sim.mode=timing -o coh.protocol=$p --threads 4 --stats "$TMP/bh.$p.4.json"
     same_stats "$TMP/bh.$p.1.json" "$TMP/bh.$p.4.json"; ok $? "barneshut under $p: statistics identical for 1 and 4 threads"
 done
+
+# timestamp resets (spec 2.11, NOTE(gtsc-reset)): 12-bit timestamps reset during pushrel; the reset
+# happens at a quantum end, so statistics must not depend on threads or on idle skipping
+for t in 1 2 4; do
+    expect_exit 0 "pushrel with 12-bit timestamps, $t threads" -- "$GPUSIM" run pushrel --size tiny -q \
+        -c fermi16-gtsc -o sim.mode=timing -o coh.protocol=gtsc -o coh.gtsc_ts_bits=12 --threads $t \
+        --stats "$TMP/rs.$t.json"
+done
+expect_exit 0 "pushrel with 12-bit timestamps, every cycle ticked" -- "$GPUSIM" run pushrel --size tiny -q \
+    -c fermi16-gtsc -o sim.mode=timing -o coh.protocol=gtsc -o coh.gtsc_ts_bits=12 -o sim.tick_every_cycle=true \
+    --threads 1 --stats "$TMP/rs.t.json"
+python3 - "$TMP/rs.1.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["stats"]["total"]
+sys.exit(0 if t["l2.gtsc_resets"]["total"] > 0 and t["l1d.gtsc_resets"]["total"] > 0 else 1)
+PY
+ok $? "pushrel: the slices and the L1s reset their timestamps"
+same_stats "$TMP/rs.1.json" "$TMP/rs.2.json"; ok $? "resets: statistics identical for 1 and 2 threads"
+same_stats "$TMP/rs.1.json" "$TMP/rs.4.json"; ok $? "resets: statistics identical for 1 and 4 threads"
+same_stats "$TMP/rs.1.json" "$TMP/rs.t.json"; ok $? "resets: statistics identical with sim.tick_every_cycle"
 
 expect_exit 0 "the default run" -- "$GPUSIM" run prodcons --size tiny -q -o sim.mode=timing --threads 1 \
     --stats "$TMP/none.json"

@@ -290,6 +290,8 @@ struct l1d_gtsc {
     uint16_t *pend;     /* [n_lines] own stores awaiting BusWrAck (locked while > 0) */
     uint8_t *stale;     /* [n_lines] an ack flagged the copy as possibly stale (dropped at unlock) */
     uint8_t *blocked;   /* [mshr entries] 1 = loads wait for a locked line's acks, no read outstanding */
+    uint32_t *egen;     /* [mshr entries] generation its waiters' warp_ts belong to (NOTE(l1d-gtsc-reset)) */
+    uint32_t gen;       /* timestamp generation: the newest L2 reset this L1 has heard of */
     uint32_t warp_ts[L1D_GTSC_WARPS]; /* per warp slot: logical time of its last memory operation */
     struct {
         uint64_t lease_misses;  /* loads that found the tag but an expired lease (coherence misses) */
@@ -303,6 +305,8 @@ struct l1d_gtsc {
         uint64_t open_refusals; /* stores/atomics refused while the line had an open MSHR entry (per attempt) */
         uint64_t waiter_renewals;/* renewals for waiting loads a reply's lease did not cover */
         uint64_t warp_ts_max;   /* largest warp_ts reached (logical time) */
+        uint64_t resets;        /* timestamp resets taken (a reply of a newer generation) */
+        uint64_t old_replies;   /* replies of an older generation (reads re-sent, acks without lease) */
     } st;
 };
 

@@ -41,9 +41,23 @@
  *  - SC (sched.max_outstanding_mem_per_warp = 1) and RC (fences wait for the
  *    warp's loads and store acks, ldst.c) sit on top; the L1 is never
  *    invalidated by acquires or fences (l1d_coherent).
- * Not modelled: 16-bit timestamps and their reset (32-bit, L2 panics on a
- * wrap), visibility option 2 (keep_old), forward_all combining, per-line
- * generation bits.
+ * NOTE(l1d-gtsc-reset): the L1's side of the timestamp reset (spec 2.11;
+ * the L2's side and the reasons are NOTE(gtsc-reset) in partitions/l2/l2.c).
+ * The L1 keeps the generation of the newest reset it has heard of, stamps
+ * its low bits on every request, and:
+ *  - a reply of a newer generation first resets the L1: every copy keeps
+ *    its data but drops its lease (wts = rts = 0, so the next load of it
+ *    misses and, carrying no wts, gets a fill), every warp_ts = 1;
+ *  - the waiters of an MSHR entry keep the generation their warp_ts belong
+ *    to; before they are compared with a lease of a newer generation they
+ *    take their warp's current warp_ts (they become loads of the new
+ *    generation, issued after everything their warp did so far in it);
+ *  - a BusFill or BusRnw of an older generation than the L1's is not used
+ *    (its lease and its warp timestamps are from before the reset): the
+ *    read is sent again (OldReply); a store ack or atomic of an older
+ *    generation completes its access but sets no lease and raises no
+ *    warp_ts (the copy is dropped at unlock).
+ * Not modelled: visibility option 2 (keep_old), forward_all combining.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +112,21 @@ static inline void raise_ts(struct l1d_gtsc *g, uint32_t warp, uint32_t ts)
         if (ts > g->st.warp_ts_max)
             g->st.warp_ts_max = ts;
     }
+}
+
+/* NOTE(l1d-gtsc-reset): entry e's waiters take their warps' current
+ * warp_ts when their generation is not the L1's. */
+static void sync_entry(struct l1d *l, uint32_t e)
+{
+    struct l1d_gtsc *g = l->g;
+    if (g->egen[e] == g->gen)
+        return;
+    uint32_t n = mshr_count(&l->mshr, e);
+    for (uint32_t k = 0; k < n; k++) {
+        struct l1d_pend *p = mshr_slot(&l->mshr, e, k);
+        p->ts = p->warp < L1D_GTSC_WARPS ? g->warp_ts[p->warp] : 1;
+    }
+    g->egen[e] = g->gen;
 }
 
 /* Replace step on victim way v before a new line is installed there. */
@@ -168,6 +197,7 @@ static void ga_open_read(void *ctx)
     struct g1_step *s = ctx;
     s->e = l1d_open_entry(s->l, s->line, s->li < 0, s->cycle); /* probe a tag miss only */
     s->l->g->blocked[s->e] = 0;
+    s->l->g->egen[s->e] = s->l->g->gen;
 }
 
 static void ga_send_read(void *ctx)
@@ -175,6 +205,7 @@ static void ga_send_read(void *ctx)
     struct g1_step *s = ctx;
     struct l1d *l = s->l;
     uint32_t e = (uint32_t)s->e, n = mshr_count(&l->mshr, e), ts = 0;
+    sync_entry(l, e);
     for (uint32_t k = 0; k < n; k++) {
         const struct l1d_pend *p = mshr_slot(&l->mshr, e, k);
         ts = MAX(ts, p->ts);
@@ -183,6 +214,7 @@ static void ga_send_read(void *ctx)
     memset(&r->coh, 0, sizeof r->coh);
     r->coh.warp_ts = ts;
     r->coh.l1_wts = s->li >= 0 ? l->g->wts[s->li] : 0;
+    mem_req_set_gen(r, l->g->gen);
     if (r->coh.l1_wts)
         l->g->st.renewals_sent++;
     l->g->blocked[e] = 0;
@@ -190,6 +222,7 @@ static void ga_send_read(void *ctx)
 
 static void add_waiter(struct g1_step *s)
 {
+    sync_entry(s->l, (uint32_t)s->e);
     struct l1d_pend *p = mshr_add(&s->l->mshr, (uint32_t)s->e);
     SIM_ASSERT(p, "l1d[%d]: MSHR merge after check", s->l->sm_id);
     p->token = s->a->token;
@@ -231,12 +264,15 @@ static void ga_send_write(void *ctx)
     struct mem_req *r = l1d_queue_write(s->l, s->a, s->cycle); /* coh.mask aliases the mask it set */
     r->coh.warp_ts = s->ts;
     r->coh.l1_wts = s->li >= 0 && !s->a->is_local ? s->l->g->wts[s->li] : 0;
+    mem_req_set_gen(r, s->l->g->gen);
 }
 
 static void ga_send_atomic(void *ctx)
 {
     struct g1_step *s = ctx;
-    l1d_queue_atomic(s->l, s->a, s->cycle)->atom.warp_ts = s->ts;
+    struct mem_req *r = l1d_queue_atomic(s->l, s->a, s->cycle);
+    r->atom.warp_ts = s->ts;
+    mem_req_set_gen(r, s->l->g->gen);
 }
 
 static void ga_evict(void *ctx)
@@ -294,7 +330,9 @@ static void ga_ack_lease(void *ctx)
 {
     struct g1_step *s = ctx;
     struct l1d_gtsc *g = s->l->g;
-    if (s->rep->wts > g->wts[s->li]) { /* several pending stores: keep the newest lease */
+    if (s->rep->gen != g->gen) /* NOTE(l1d-gtsc-reset): no lease from before a reset */
+        g->stale[s->li] = 1;
+    else if (s->rep->wts > g->wts[s->li]) { /* several pending stores: keep the newest lease */
         g->wts[s->li] = s->rep->wts;
         g->rts[s->li] = s->rep->rts;
     }
@@ -337,6 +375,13 @@ static void ga_serve(void *ctx)
     l->mshr.count[e] = kept;
 }
 
+static void ga_drop_lease(void *ctx)
+{
+    struct g1_step *s = ctx;
+    s->l->g->wts[s->li] = 0;
+    s->l->g->rts[s->li] = 0;
+}
+
 static void ga_release_mshr(void *ctx)
 {
     struct g1_step *s = ctx;
@@ -368,6 +413,7 @@ static const coh_action_fn g1_fns[COH_G1A_N_ACTIONS] = {
     [COH_G1A_UNLOCK] = ga_unlock,
     [COH_G1A_SERVE] = ga_serve,
     [COH_G1A_RELEASE_MSHR] = ga_release_mshr,
+    [COH_G1A_DROP_LEASE] = ga_drop_lease,
 };
 
 /* ------------------------------------------------------------- init */
@@ -381,6 +427,7 @@ void l1d_gtsc_init(struct l1d *l, const struct l1d_cfg *cfg)
     g->pend = xcalloc(n, sizeof *g->pend);
     g->stale = xcalloc(n, 1);
     g->blocked = xcalloc(cfg->mshr, 1);
+    g->egen = xcalloc(cfg->mshr, sizeof *g->egen);
     for (uint32_t w = 0; w < L1D_GTSC_WARPS; w++)
         g->warp_ts[w] = 1; /* spec 0: initial warp_ts */
     g->st.warp_ts_max = 1;
@@ -397,6 +444,7 @@ void l1d_gtsc_fini(struct l1d *l)
     free(l->g->pend);
     free(l->g->stale);
     free(l->g->blocked);
+    free(l->g->egen);
     free(l->g);
     l->g = NULL;
 }
@@ -414,6 +462,7 @@ static enum l1d_result g_load(struct l1d *l, struct g1_step *s, enum l1d_rf_caus
                                         s->cycle);
         memset(&r->coh, 0, sizeof r->coh);
         r->coh.warp_ts = s->ts;
+        mem_req_set_gen(r, l->g->gen);
         l->st.loads++;
         l->st.bypass_loads++;
         return L1D_SENT;
@@ -526,9 +575,30 @@ static void serve_waiters(struct g1_step *s)
     g1_step(s, st, c == n ? COH_G1_SERVE : COH_G1_SERVE_PART);
 }
 
+/* NOTE(l1d-gtsc-reset): L2 has reset its timestamps to generation gen. */
+static void gen_reset(struct l1d *l, uint32_t gen, cycle_t cycle)
+{
+    struct l1d_gtsc *g = l->g;
+    uint32_t n = ta_n_lines(&l->tags);
+    for (uint32_t i = 0; i < n; i++) {
+        if (ta_state_of(&l->tags, i) == TA_INVALID)
+            continue;
+        struct g1_step s = {.l = l, .line = ta_tag_of(&l->tags, i), .cycle = cycle, .li = (int32_t)i, .victim = -1};
+        s.e = mshr_lookup(&l->mshr, s.line);
+        g1_step(&s, g1_state(l, s.li, s.e), COH_G1_RESET);
+    }
+    for (uint32_t w = 0; w < L1D_GTSC_WARPS; w++)
+        g->warp_ts[w] = 1;
+    g->gen = gen;
+    g->st.resets++;
+}
+
 bool l1d_gtsc_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
 {
     struct l1d_gtsc *g = l->g;
+    if (UNLIKELY(rep->gen > g->gen))
+        gen_reset(l, rep->gen, cycle);
+    bool cur = rep->gen == g->gen; /* else a reply from before a reset this L1 has heard of */
     if (rep->op == MEM_OP_READ && (rep->id & L1D_ID_FILL)) {
         uint32_t e = rep->id & ~L1D_ID_FILL;
         SIM_ASSERT(e < l->mshr.n_entries && l->mshr.state[e] == MSHR_OPEN && !g->blocked[e] &&
@@ -541,6 +611,18 @@ bool l1d_gtsc_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
         unsigned st = g1_state(l, s.li, s.e);
         SIM_ASSERT(st == COH_G1_IP || st == COH_G1_VP, "l1d[%d]: reply for line 0x%llx in state %u", l->sm_id,
                    (unsigned long long)line, st);
+        if (UNLIKELY(!cur)) { /* OldReply: read the line again in the L1's generation */
+            if (reqq_free(&l->mq) < 1)
+                return false;
+            l->cur_warp = l->mshr_warp[e];
+            l->cur_cta = l->mshr_cta[e];
+            g->st.old_replies++;
+            g1_step(&s, st, COH_G1_OLD_REPLY);
+            l->cur_warp = MEM_WARP_NONE;
+            l->cur_cta = MEM_CTA_NONE;
+            return true;
+        }
+        sync_entry(l, e);
         /* room first: the served loads, a renewal for the rest, a dirty victim's write-back */
         bool renew = (rep->cflags & MEM_RF_RENEW) != 0;
         uint32_t need_mq;
@@ -590,12 +672,14 @@ bool l1d_gtsc_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
         if (s.li >= 0 && g->pend[s.li] > 0) {
             s.e = mshr_lookup(&l->mshr, line);
             bool last = g->pend[s.li] == 1;
-            ev = !last                                                    ? COH_G1_WR_ACK
-                 : g->stale[s.li] || (rep->cflags & MEM_RF_INVAL) ? COH_G1_WR_ACK_DROP
-                                                                          : COH_G1_WR_ACK_LAST;
+            ev = !last                                                           ? COH_G1_WR_ACK
+                 : !cur || g->stale[s.li] || (rep->cflags & MEM_RF_INVAL) ? COH_G1_WR_ACK_DROP
+                                                                                 : COH_G1_WR_ACK_LAST;
             bool waiters = last && s.e >= 0;
+            if (waiters)
+                sync_entry(l, (uint32_t)s.e);
             uint32_t need = 1 + (waiters ? mshr_count(&l->mshr, (uint32_t)s.e) : 0);
-            uint32_t rts = rep->wts > g->wts[s.li] ? rep->rts : g->rts[s.li]; /* the lease after ack_lease */
+            uint32_t rts = cur && rep->wts > g->wts[s.li] ? rep->rts : g->rts[s.li]; /* the lease after ack_lease */
             bool renewal = waiters && (ev == COH_G1_WR_ACK_DROP || uncovered(l, (uint32_t)s.e, rts));
             if (idx_ring_free(&l->fq_r) < need || (renewal && reqq_free(&l->mq) < 1))
                 return false;
@@ -603,7 +687,10 @@ bool l1d_gtsc_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
     }
     if (idx_ring_full(&l->fq_r))
         return false;
-    raise_ts(g, rep->warp, rep->wts); /* the writer's clock jumps to its store's (or atomic's, read's) wts */
+    if (cur)
+        raise_ts(g, rep->warp, rep->wts); /* the writer's clock jumps to its store's (or atomic's, read's) wts */
+    else
+        g->st.old_replies++;
     if (ev != COH_G1_N_EVENTS) {
         if (s.e >= 0) {
             l->cur_warp = l->mshr_warp[s.e];
@@ -711,4 +798,8 @@ void l1d_gtsc_stats_register(struct l1d *l, struct stats *s)
     stats_counter(s, gr, i, "gtsc_waiter_renewals", &g->st.waiter_renewals,
                   "G-TSC renewals for waiting loads a reply's lease did not cover");
     stats_counter(s, gr, i, "gtsc_warp_ts_max", &g->st.warp_ts_max, "G-TSC largest warp_ts reached (logical time)");
+    stats_counter(s, gr, i, "gtsc_resets", &g->st.resets,
+                  "G-TSC timestamp resets taken by this L1 (a reply of a newer generation, NOTE(l1d-gtsc-reset))");
+    stats_counter(s, gr, i, "gtsc_old_replies", &g->st.old_replies,
+                  "G-TSC replies of an older generation than the L1's (reads sent again, acks without lease)");
 }
