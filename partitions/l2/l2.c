@@ -267,8 +267,7 @@ void l2_gtsc_reset(struct l2 *l)
         g->wts[i] = 1;
         g->rts[i] = g->lease;
     }
-    g->mem_ts = 1;
-    g->mem_ts_stat = 1;
+    g->mem_ts = 1; /* mem_ts_stat keeps the largest value reached */
     g->gen++;
     g->reset_req = false;
     g->st.resets++;
@@ -605,7 +604,8 @@ static void replace_way(struct l2_step *s)
                         .e = -1, .victim = -1};
     if (UNLIKELY(l->g != NULL) && ta_state_of(&l->tags, v) >= TA_VALID && l->g->rts[v] > l->g->mem_ts) {
         l->g->mem_ts = l->g->rts[v]; /* NOTE(l2-gtsc): non-inclusive, the leases live on in mem_ts */
-        l->g->mem_ts_stat = l->g->mem_ts;
+        if (l->g->mem_ts > l->g->mem_ts_stat)
+            l->g->mem_ts_stat = l->g->mem_ts;
         l->g->st.mem_ts_raises++;
     }
     l2_step(&r, ta_state_of(&l->tags, v), COH_L2_REPLACE);
@@ -1110,7 +1110,8 @@ void l2_stats_register(struct l2 *l, struct stats *s)
         stats_counter(s, "l2", i, "gtsc_inval_acks", &l->g->st.inval_acks,
                       "G-TSC write acks telling the writer to drop a possibly stale L1 copy");
         stats_counter(s, "l2", i, "gtsc_mem_ts_raises", &l->g->st.mem_ts_raises, "G-TSC evictions that raised mem_ts");
-        stats_counter(s, "l2", i, "gtsc_mem_ts", &l->g->mem_ts_stat, "G-TSC mem_ts at the end (logical time)");
+        stats_max(s, "l2", i, "gtsc_mem_ts", &l->g->mem_ts_stat,
+                  "G-TSC largest mem_ts reached (logical time; a timestamp reset starts mem_ts again at 1)");
         stats_counter(s, "l2", i, "gtsc_resets", &l->g->st.resets,
                       "G-TSC timestamp resets taken (all slices at once, NOTE(gtsc-reset))");
         stats_counter(s, "l2", i, "gtsc_old_reqs", &l->g->st.old_reqs,

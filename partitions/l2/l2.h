@@ -175,7 +175,7 @@ struct l2_gtsc {
         uint64_t resets;       /* timestamp resets taken (NOTE(gtsc-reset)) */
         uint64_t old_reqs;     /* requests stamped before the last reset (answered with warp_ts 1, no BusRnw) */
     } st;
-    uint64_t mem_ts_stat;  /* mem_ts mirrored for the statistics (a uint64_t counter) */
+    uint64_t mem_ts_stat;  /* largest mem_ts reached, for the statistics (a uint64_t maximum) */
 };
 
 /* TC state of a slice (coh.protocol = tc; spec coherence-gtsc.md 3.3,

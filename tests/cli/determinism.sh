@@ -28,5 +28,16 @@ cmp -s <(nohost "$TMP/exact-1.json") <(nohost "$TMP/split.json"); ok $? "explici
 # relaxed mode is a different (deterministic) model from exact mode
 ! cmp -s <(nohost "$TMP/exact-1.json") <(nohost "$TMP/relaxed16-1.json"); ok $? "relaxed 16L differs from exact"
 grep -q '"complete": true' "$TMP/exact-1.json"; ok $? "complete run says complete: true"
+# G-TSC timestamp resets (NOTE(gtsc-reset)): the serial step resets every L2 slice of every
+# partition thread; bfs tiny with 12-bit timestamps takes one reset (run under TSan in CI)
+for t in 1 3; do
+  "$GPUSIM" run bfs --size tiny -q --pin none -c fermi16-gtsc -o sim.mode=timing -o coh.gtsc_ts_bits=12 \
+    --threads $t --stats "$TMP/gtsc-$t.json" >/dev/null 2>"$TMP/gtsc-$t.err"
+  ok $? "bfs, G-TSC with 12-bit timestamps, --threads $t runs"
+done
+cmp -s <(nohost "$TMP/gtsc-1.json") <(nohost "$TMP/gtsc-3.json")
+ok $? "G-TSC with timestamp resets: statistics for --threads 3 are byte-identical to --threads 1"
+python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["stats"]["total"]["l2.gtsc_resets"]["total"] == 0)' \
+  "$TMP/gtsc-1.json"; ok $? "... and the run took a timestamp reset"
 ls "$TMP" | grep -q '\.tmp\.'; [ $? -ne 0 ]; ok $? "no temporary stats file left behind"
 finish

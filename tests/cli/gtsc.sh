@@ -101,25 +101,28 @@ for p in gtsc tc; do
     same_stats "$TMP/bh.$p.1.json" "$TMP/bh.$p.4.json"; ok $? "barneshut under $p: statistics identical for 1 and 4 threads"
 done
 
-# timestamp resets (spec 2.11, NOTE(gtsc-reset)): 12-bit timestamps reset during pushrel; the reset
-# happens at a quantum end, so statistics must not depend on threads or on idle skipping
-for t in 1 2 4; do
-    expect_exit 0 "pushrel with 12-bit timestamps, $t threads" -- "$GPUSIM" run pushrel --size tiny -q \
-        -c fermi16-gtsc -o sim.mode=timing -o coh.protocol=gtsc -o coh.gtsc_ts_bits=12 --threads $t \
-        --stats "$TMP/rs.$t.json"
-done
-expect_exit 0 "pushrel with 12-bit timestamps, every cycle ticked" -- "$GPUSIM" run pushrel --size tiny -q \
-    -c fermi16-gtsc -o sim.mode=timing -o coh.protocol=gtsc -o coh.gtsc_ts_bits=12 -o sim.tick_every_cycle=true \
-    --threads 1 --stats "$TMP/rs.t.json"
-python3 - "$TMP/rs.1.json" <<'PY'
+# timestamp resets (spec 2.11, NOTE(gtsc-reset)): 12-bit timestamps reset during pushrel (one kernel) and
+# bfs (16 kernels, a reset inside one); the reset happens at a quantum end, so statistics must not depend
+# on threads or on idle skipping
+for w in pushrel bfs; do
+    for t in 1 2 4; do
+        expect_exit 0 "$w with 12-bit timestamps, $t threads" -- "$GPUSIM" run $w --size tiny -q \
+            -c fermi16-gtsc -o sim.mode=timing -o coh.protocol=gtsc -o coh.gtsc_ts_bits=12 --threads $t \
+            --stats "$TMP/rs.$w.$t.json"
+    done
+    expect_exit 0 "$w with 12-bit timestamps, every cycle ticked" -- "$GPUSIM" run $w --size tiny -q \
+        -c fermi16-gtsc -o sim.mode=timing -o coh.protocol=gtsc -o coh.gtsc_ts_bits=12 \
+        -o sim.tick_every_cycle=true --threads 1 --stats "$TMP/rs.$w.t.json"
+    python3 - "$TMP/rs.$w.1.json" <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))["stats"]["total"]
 sys.exit(0 if t["l2.gtsc_resets"]["total"] > 0 and t["l1d.gtsc_resets"]["total"] > 0 else 1)
 PY
-ok $? "pushrel: the slices and the L1s reset their timestamps"
-same_stats "$TMP/rs.1.json" "$TMP/rs.2.json"; ok $? "resets: statistics identical for 1 and 2 threads"
-same_stats "$TMP/rs.1.json" "$TMP/rs.4.json"; ok $? "resets: statistics identical for 1 and 4 threads"
-same_stats "$TMP/rs.1.json" "$TMP/rs.t.json"; ok $? "resets: statistics identical with sim.tick_every_cycle"
+    ok $? "$w: the slices and the L1s reset their timestamps"
+    same_stats "$TMP/rs.$w.1.json" "$TMP/rs.$w.2.json"; ok $? "$w resets: statistics identical for 1 and 2 threads"
+    same_stats "$TMP/rs.$w.1.json" "$TMP/rs.$w.4.json"; ok $? "$w resets: statistics identical for 1 and 4 threads"
+    same_stats "$TMP/rs.$w.1.json" "$TMP/rs.$w.t.json"; ok $? "$w resets: statistics identical with sim.tick_every_cycle"
+done
 
 expect_exit 0 "the default run" -- "$GPUSIM" run prodcons --size tiny -q -o sim.mode=timing --threads 1 \
     --stats "$TMP/none.json"
