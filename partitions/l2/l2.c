@@ -243,7 +243,10 @@ static bool bytes_present(const struct l2 *l, uint32_t li, const struct mem_req 
  *    before everything of a newer one, so an L1 that has not heard of the
  *    reset yet may keep hitting on its old leases.
  * The generation is a counter, not a bit: an L1 that stays silent through
- * two resets would otherwise take the second for the first. */
+ * two resets would otherwise take the second for the first. The 6 bits on
+ * requests alias only if a request stays in flight through 64 resets (at
+ * 16 bits, over a million of logical time); the L1 then still refuses a
+ * BusRnw for a read sent before its last reset. */
 static uint32_t gtsc_add(struct l2 *l, uint32_t a, uint32_t b)
 {
     uint64_t v = (uint64_t)a + b;

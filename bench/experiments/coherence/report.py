@@ -25,6 +25,14 @@ def tot(t, k):
     return v
 
 
+def resets(t):
+    """G-TSC timestamp resets of the run: every slice counts each one (NOTE(gtsc-reset))."""
+    v = t.get('l2.gtsc_resets')
+    if not isinstance(v, dict) or not v.get('instances'):
+        return 0
+    return max(v['instances'])
+
+
 def load(sub):
     """{(workload, variant): job dict} from OUT/sub via its sweep.json."""
     res = {}
@@ -45,6 +53,7 @@ def load(sub):
             'lease_miss': tot(t, 'l1d.gtsc_lease_misses') + tot(t, 'l1d.tc_expired'),
             'wstall': tot(t, 'l2.tc_write_stalls'), 'estall': tot(t, 'l2.tc_evict_stalls'),
             'fence': tot(t, 'l1d.tc_fence_waits'), 'renew': tot(t, 'l2.gtsc_rd_renewals'),
+            'resets': resets(t),
         }
     return res
 
@@ -119,14 +128,16 @@ if m:
         print('| %s | %s | %s |' % (w, ' | '.join(f2(x) for x in fl), ' | '.join(f2(x) for x in st)))
 
     print('\n## Protocol events (totals)\n')
-    print('| workload | G-TSC-RC lease misses | G-TSC-RC renewals (BusRnw) | TC-RC expired loads | TC-RC fence wait cycles | TC-SC L2 write-stall cycles | TC L2 eviction-stall cycles (RC) |')
-    print('|---|--:|--:|--:|--:|--:|--:|')
+    print('| workload | G-TSC-RC lease misses | G-TSC-RC renewals (BusRnw) | G-TSC timestamp resets (RC, SC) | TC-RC expired loads | TC-RC fence wait cycles | TC-SC L2 write-stall cycles | TC L2 eviction-stall cycles (RC) |')
+    print('|---|--:|--:|--:|--:|--:|--:|--:|')
     for w in COH + NON:
         g, t, s = m.get((w, 'gtsc_rc')), m.get((w, 'tc_rc')), m.get((w, 'tc_sc'))
+        gs = m.get((w, 'gtsc_sc'), {})
         if not (g and t and s):
             continue
-        print('| %s | %d | %d | %d | %d | %d | %d |' % (w, g['lease_miss'], g['renew'], t['lease_miss'], t['fence'],
-                                                         s['wstall'], t['estall']))
+        print('| %s | %d | %d | %d, %s | %d | %d | %d | %d |' % (w, g['lease_miss'], g['renew'], g['resets'],
+                                                                 gs.get('resets', '-'), t['lease_miss'], t['fence'],
+                                                                 s['wstall'], t['estall']))
 
 ls = load('lease')
 if ls:
@@ -157,3 +168,16 @@ if sp_files:
     for (w, p), r in sorted(rows.items()):
         if 't1' in r and 't2' in r:
             print('| %s | %s | %.2f | %.2f | %.2f |' % (w, p, r['t1'], r['t2'], r['t1'] / r['t2']))
+
+tap = os.path.join(out, 'cohrand.tap')
+if os.path.exists(tap):
+    lines = open(tap).read().splitlines()
+    oks = sum(1 for x in lines if x.startswith('ok '))
+    bad = [x for x in lines if x.startswith('not ok ')]
+    print('\n## Random coherence tester, long run (tests/test_cohrand.c)\n')
+    print('%d checks passed, %d failed.\n' % (oks, len(bad)))
+    for x in bad:
+        print('- %s' % x)
+    for x in lines:
+        if x.startswith('# ') and not x.startswith('# ---'):
+            print('- %s' % x[2:])

@@ -611,7 +611,9 @@ bool l1d_gtsc_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
         unsigned st = g1_state(l, s.li, s.e);
         SIM_ASSERT(st == COH_G1_IP || st == COH_G1_VP, "l1d[%d]: reply for line 0x%llx in state %u", l->sm_id,
                    (unsigned long long)line, st);
-        if (UNLIKELY(!cur)) { /* OldReply: read the line again in the L1's generation */
+        /* OldReply: a reply of an older generation; also a BusRnw for a read sent before the L1's last
+         * reset (a slice renews only a request of its own generation; this one's 6 bits aliased) */
+        if (UNLIKELY(!cur || ((rep->cflags & MEM_RF_RENEW) && g->egen[e] != rep->gen))) {
             if (reqq_free(&l->mq) < 1)
                 return false;
             l->cur_warp = l->mshr_warp[e];
