@@ -60,6 +60,7 @@ struct gpu {
     struct dispatch_launch dl;
     bool pending;                 /* launch to queue at the next serial step */
     bool kernel_done;             /* completed (kernel_done callback) */
+    bool max_time_hit;            /* the last run stopped at sync.max_time */
     bool kstarted;                /* kernel_start callback ran */
     int err;                      /* run error: GS_ERR_* */
     uint64_t t_kernel_start;      /* cycle of the launch */
@@ -430,6 +431,7 @@ static int run(struct gpu *g, char *err, size_t err_len)
     g->end_ps = res.end_time;
     g->adapt = res.adapt;
     g->profile = res.profile;
+    g->max_time_hit = res.finish == ENG_FINISH_MAX_TIME;
     if (res.finish == ENG_FINISH_INTERRUPTED)
         return GS_ERR_INTERRUPTED;
     return 0;
@@ -525,7 +527,13 @@ int gpu_launch(struct gpu *g, const struct func_launch *l, uint32_t ctas_per_sm,
     if (rc == GS_ERR_INTERRUPTED)
         snprintf(l->err, l->err_len, "kernel '%s': interrupted at %.3f us simulated, %" PRIu64 " of %" PRIu64
                  " CTAs finished", l->fn->name, (double)g->end_ps * 1e-6, g->ctas_done, g->ctas_total);
-    if (!rc && !g->kernel_done) {
+    if (!rc && !g->kernel_done && g->max_time_hit) { /* not a deadlock: the run was cut short */
+        rc = GS_ERR_EXEC;
+        snprintf(l->err, l->err_len,
+                 "kernel '%s': stopped at sync.max_time (%.3f us simulated) with %" PRIu64 " of %" PRIu64
+                 " CTAs finished",
+                 l->fn->name, (double)g->end_ps * 1e-6, g->ctas_done, g->ctas_total);
+    } else if (!rc && !g->kernel_done) {
         rc = GS_ERR_EXEC;
         snprintf(l->err, l->err_len,
                  "kernel '%s': deadlock: the machine went idle with %" PRIu64 " of %" PRIu64

@@ -20,4 +20,9 @@ expect_exit 2 "clock.icnt != clock.core is refused in timing mode" -- \
 contains "$TMP/err" "clock.icnt" "message names clock.icnt"
 expect_exit 2 "bad value is a configuration error" -- "$GPUSIM" run vectoradd --size tiny "${T[@]}" -o sm.pipe_clock_div=9
 contains "$TMP/err" "sm.pipe_clock_div" "message names the key"
+# a run cut short by sync.max_time says so (it is not a deadlock)
+expect_exit 1 "a kernel stopped by sync.max_time fails" -- "$GPUSIM" run bfs --size tiny "${T[@]}" \
+  -o sync.max_time=20us
+contains "$TMP/err" "stopped at sync.max_time" "message names sync.max_time"
+! grep -q "deadlock" "$TMP/err"; ok $? "... and does not call it a deadlock"
 finish
