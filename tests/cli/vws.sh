@@ -2,12 +2,14 @@
 # CLI: the cache-aware schedulers of issue 14 (docs/vws.md): every new key
 # is listed, bad values are refused with file:line:key (exit 2), each
 # policy runs a workload on fermi15-vws with the same statistics for 1 and
-# 2 host threads, and the locality statistics appear only when asked for.
+# 2 host threads, the progress guard opens E without changing results with
+# the thread count or idle skipping, and the locality statistics appear
+# only when asked for.
 source "$(dirname "$0")/../support/cli_lib.sh"
 
 expect_exit 0 "config --list works" -- "$GPUSIM" config --list
 for k in sched.throttle_mode sched.vws.alpha sched.vws.beta sched.vws.amt_entries sched.vws.counter_bits \
-         sched.vws.l1_cap sched.vws.formula sched.ccws.vta_entries sched.ccws.vta_assoc sched.ccws.base_score \
+         sched.vws.l1_cap sched.vws.progress_guard sched.vws.formula sched.ccws.vta_entries sched.ccws.vta_assoc sched.ccws.base_score \
          sched.ccws.k_throttle sched.ccws.decay l1d.locality_stats l2.locality_stats; do
     contains "$TMP/out" "$k" "config --list shows $k"
 done
@@ -60,6 +62,25 @@ PY
     ok $? "$p: statistics identical for 1 and 2 threads"
 done
 grep -q '"sm.vws.nact"' "$TMP/vws.1.json"; ok $? "vws reports sm.vws.nact"
+
+# The progress guard (NOTE(vws-progress)): spinlock under iwl with the guard at 1 mean warp lifetime
+# opens E; the run verifies, and its statistics do not depend on threads or on idle skipping.
+for m in 1 2 t; do
+    extra="--threads 1"
+    [ "$m" = 2 ] && extra="--threads 2"
+    [ "$m" = t ] && extra="--threads 1 -o sim.tick_every_cycle=true"
+    expect_exit 0 "spinlock under iwl with progress_guard = 1 ($m)" -- "$GPUSIM" run spinlock --size tiny \
+        -c fermi15-vws -q -o sim.mode=timing -o sched.policy=iwl -o sched.vws.progress_guard=1 $extra \
+        --stats "$TMP/pg.$m.json"
+done
+python3 - "$TMP/pg.1.json" "$TMP/pg.2.json" "$TMP/pg.t.json" <<'PY'
+import json, sys
+a, b, c = (json.load(open(f)) for f in sys.argv[1:4])
+opened = a["stats"]["total"]["sm.vws.progress_guard"]["total"] > 0
+same = a["stats"] == b["stats"] == c["stats"] and a["timing"] == b["timing"] == c["timing"]
+sys.exit(0 if opened and same else 1)
+PY
+ok $? "progress guard opened; statistics identical for 1/2 threads and sim.tick_every_cycle"
 grep -q '"sm.ccws.vta_hits"' "$TMP/ccws.1.json"; ok $? "ccws reports sm.ccws.vta_hits"
 
 expect_exit 0 "locality statistics on" -- "$GPUSIM" run bfs --size tiny -c fermi15-vws -q -o sim.mode=timing \

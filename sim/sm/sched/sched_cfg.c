@@ -46,6 +46,10 @@ const struct cfg_key wsched_cfg_keys[] = {
      "IWL address-miss-table bits, a multiple of 64 (000 ch. 4: 8192 x 1 bit = 1 KB)"},
     {"vws.counter_bits", CFG_UINT, offsetof(struct wsched_cfg, vws_counter_bits), 1, 32, "10", NULL,
      "IWL per-warp miss and access counter width (bits; 000 ch. 4: 10, saturating)"},
+    {"vws.progress_guard", CFG_UINT, offsetof(struct wsched_cfg, vws_progress_guard), 0, 1000000, "8", NULL,
+     "iwl family: when the SM has issued this many times a finished warp's mean instruction count since the "
+     "last warp exit, every warp is eligible until the next exit (a throttled lock holder must run; 0 = off; "
+     "not in 000, docs/vws.md)"},
     {"vws.l1_cap", CFG_UINT, offsetof(struct wsched_cfg, vws_l1_cap), 1, WSCHED_MAX_WARPS, "16", NULL,
      "vws: InterCL level-1 capacity per SM (warps; 000 ch. 4: 16)"},
     {"vws.formula", CFG_ENUM, offsetof(struct wsched_cfg, vws_formula), 0, 0, "rrdegr", wsched_formula_choices,
@@ -77,6 +81,7 @@ void wsched_cfg_defaults(struct wsched_cfg *c)
     c->vws_amt_entries = 8192;
     c->vws_counter_bits = 10;
     c->vws_l1_cap = 16;
+    c->vws_progress_guard = 8;
     c->vws_formula = WSCHED_IWL_RRDEGR;
     c->ccws_vta_entries = 16;
     c->ccws_vta_assoc = 8;

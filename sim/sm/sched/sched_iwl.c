@@ -9,6 +9,18 @@
  * CTAs, so IntraCL's CTA-major order makes a measurable difference.
  * Issue order inside E: GTO.
  *
+ * NOTE(vws-progress): a progress guard that 000 does not have. With
+ * block_all, a warp outside E issues nothing; when it holds a lock the
+ * warps of E wait for (spinlock's hash buckets), they spin without end
+ * (spinlock small under iwl: 139 of 1024 CTAs done after 14 M cycles, 93 M
+ * warp instructions, where lrr finishes in 6.5 M cycles). So when the SM
+ * has issued sched.vws.progress_guard (8) times the mean instruction count
+ * of the kernel's finished warps since the last warp exit, while some warp
+ * is outside E, E takes every warp until the next exit (counted in
+ * sm.vws.progress_guard). The test counts issued instructions, not cycles,
+ * so idle skipping cannot move it; a kernel whose warps finish at their
+ * usual rate never meets it. 0 turns it off (the chapter's IWL).
+ *
  * NOTE(vws-update-once): the schedulers of an SM share E; it is recomputed
  * by the first scheduler evaluated in a cycle (s->now differs from the
  * cycle of the last update). Every input is state of the SM at that cycle
@@ -52,6 +64,7 @@ void iwl_sm_init(struct wsched *s)
     p->guard = xcalloc(s->max_warps, sizeof *p->guard);
     p->waiting_long = xcalloc(s->max_warps, sizeof *p->waiting_long);
     p->in_l1 = xcalloc(s->max_warps, sizeof *p->in_l1);
+    p->issued = xcalloc(s->max_warps, sizeof *p->issued);
     p->upd_cycle = CYCLE_NEVER;
     p->hist_cycle = CYCLE_NEVER;
     stat_hist_init(&p->active, s->max_warps + 1, 1);
@@ -70,6 +83,7 @@ void iwl_sm_fini(struct wsched *s)
     free(p->guard);
     free(p->waiting_long);
     free(p->in_l1);
+    free(p->issued);
     free(p);
     s->spstate = NULL;
 }
@@ -90,6 +104,8 @@ void iwl_kernel_start(struct wsched *s, const struct wsched_kernel_info *ki)
     memset(p->in_l1, 0, s->max_warps * sizeof *p->in_l1);
     memset(p->in_e, 0, s->max_warps * sizeof *p->in_e);
     memset(p->guard, 0, s->max_warps * sizeof *p->guard);
+    p->life_sum = p->life_n = p->since_exit = 0;
+    p->open = false;
 }
 
 void iwl_stats_register(struct wsched *s, struct stats *reg, int sm_id)
@@ -108,6 +124,8 @@ void iwl_stats_register(struct wsched *s, struct stats *reg, int sm_id)
     stats_counter(reg, g, sm_id, "amt_hits", &p->est.st.amt_hits, "misses to a block already marked in the AMT");
     stats_avg(reg, g, sm_id, "ws_milli", &p->ws_milli, "WS estimate x 1000 at each update (lines)");
     stats_avg(reg, g, sm_id, "rrdegr_milli", &p->rr_milli, "RRDegr estimate x 1000 at each update");
+    stats_counter(reg, g, sm_id, "progress_guard", &p->progress_guard,
+                  "times every warp was made eligible because no warp had finished for long (NOTE(vws-progress))");
     stats_counter(reg, g, sm_id, "barrier_guard", &p->barrier_guard,
                   "warps let into E because barrier waiters do not count against N_act (rising edges)");
     stats_hist(reg, g, sm_id, "active_warps", &p->active,
@@ -154,7 +172,7 @@ static void e_update(struct wsched *s, struct iwl_sm *p)
     if (p->upd_cycle == s->now)
         return;
     p->upd_cycle = s->now;
-    uint32_t n_act = p->est.n_act, count = 0, rank = 0;
+    uint32_t n_act = p->open ? p->n_ord : p->est.n_act, count = 0, rank = 0;
     bool loads_only = s->cfg.throttle_mode == WSCHED_BLOCK_LOADS;
     p->n_e = 0;
     for (uint32_t i = 0; i < p->n_ord; i++) {
@@ -216,6 +234,14 @@ void iwl_on_issue(struct wsched *s, struct wsched_unit *u, uint32_t w, uint32_t 
     struct iwl_sm *p = s->spstate;
     if (flags & WSCHED_ISSUE_LONG)
         p->waiting_long[w] = true;
+    p->issued[w]++;
+    p->since_exit++;
+    uint64_t f = s->cfg.vws_progress_guard;
+    if (f && !p->open && p->life_n && p->n_ord > p->n_e && p->since_exit > f * p->life_sum / p->life_n) {
+        p->open = true; /* NOTE(vws-progress) */
+        p->progress_guard++;
+        p->upd_cycle = CYCLE_NEVER;
+    }
 }
 
 void iwl_on_launch(struct wsched *s, struct wsched_unit *u, uint32_t w)
@@ -233,6 +259,7 @@ void iwl_on_launch(struct wsched *s, struct wsched_unit *u, uint32_t w)
     p->in_e[w] = false;
     p->guard[w] = false;
     p->in_l1[w] = false;
+    p->issued[w] = 0;
     p->est.miss_cnt[w] = 0; /* late accesses of the slot's previous warp */
     p->est.acc_cnt[w] = 0;
 }
@@ -253,6 +280,10 @@ void iwl_on_exit(struct wsched *s, struct wsched_unit *u, uint32_t w)
     p->in_e[w] = false;
     p->guard[w] = false;
     p->waiting_long[w] = false;
+    p->life_sum += p->issued[w]; /* NOTE(vws-progress) */
+    p->life_n++;
+    p->since_exit = 0;
+    p->open = false;
     if (u->last == w) /* NOTE(gto-exit) */
         u->last = WSCHED_NONE;
     bool was_post = p->est.stage == IWL_POST;

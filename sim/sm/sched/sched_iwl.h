@@ -60,6 +60,12 @@ struct iwl_sm {
     struct stat_avg rr_milli;  /* RRDegr x 1000 at each update */
     struct stat_avg nact;      /* N_act at each post-sampling update (warps) */
     uint64_t stage_ends;       /* kernels whose sampling stage ended on this SM */
+    /* NOTE(vws-progress) */
+    uint64_t *issued;          /* [max_warps] instructions the warp issued since its launch */
+    uint64_t life_sum, life_n; /* instructions of the kernel's finished warps, and how many finished */
+    uint64_t since_exit;       /* instructions the SM issued since the last warp exit */
+    bool open;                 /* the guard made every warp eligible until the next exit */
+    uint64_t progress_guard;   /* guard openings (statistic) */
 };
 
 /* Shared entries of the three policies (sched_iwl.c). */
