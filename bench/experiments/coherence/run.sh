@@ -2,14 +2,16 @@
 # Rerun the coherence experiment (issue 16; docs/coherence.md; 001 ch. 3):
 # BL, W/L1, G-TSC-RC, G-TSC-SC, TC-RC, TC-SC on fermi16-gtsc (coherence.sweep),
 # the lease sensitivity (lease.sweep), the simulator's own speed at 1 and 2
-# host threads (speed step), and the report beside the chapter's numbers.
-#   bash bench/experiments/coherence/run.sh [OUT] [--size S] [--only "main lease speed"] [-j N]
+# host threads (speed step), a long run of the random coherence tester
+# (cohrand step: COHRAND_RUNS seeds per system, default 64; CI runs 4), and
+# the report beside the chapter's numbers.
+#   bash bench/experiments/coherence/run.sh [OUT] [--size S] [--only "main lease speed cohrand"] [-j N]
 # OUT defaults to out/coherence. Finished jobs are skipped, so an
 # interrupted run resumes. Writes OUT/report.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-out=$root/out/coherence size=small only="main lease speed" jobs=${J:-2}
+out=$root/out/coherence size=small only="main lease speed cohrand" jobs=${J:-2}
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then out=$1; shift; fi
 while [ $# -gt 0 ]; do
     case $1 in
@@ -27,8 +29,8 @@ for s in $only; do
     case $s in
     main) f=coherence ;;
     lease) f=lease ;;
-    speed) continue ;;
-    *) echo "run.sh: --only takes main, lease, speed" >&2; exit 2 ;;
+    speed | cohrand) continue ;;
+    *) echo "run.sh: --only takes main, lease, speed, cohrand" >&2; exit 2 ;;
     esac
     sed -e "s|^sizes .*|sizes     = $size|" "$here/$f.sweep" > "$out/$f.sweep"
     "$gpusim" sweep "$out/$f.sweep" -o "$out/$f" -j "$jobs" --progress
@@ -47,6 +49,12 @@ case " $only " in
             done
         done
     done ;;
+esac
+case " $only " in
+*" cohrand "*)
+    cohrand=${COHRAND:-$root/build/test_cohrand}
+    [ -x "$cohrand" ] || { echo "run.sh: $cohrand missing (build the tests)" >&2; exit 2; }
+    GS_COHRAND_RUNS=${COHRAND_RUNS:-64} "$cohrand" > "$out/cohrand.tap" || echo "run.sh: the random tester failed" >&2 ;;
 esac
 python3 "$here/report.py" "$out" > "$out/report.md"
 echo "results: $out/report.md"
