@@ -65,6 +65,7 @@ void iwl_sm_init(struct wsched *s)
     p->waiting_long = xcalloc(s->max_warps, sizeof *p->waiting_long);
     p->in_l1 = xcalloc(s->max_warps, sizeof *p->in_l1);
     p->issued = xcalloc(s->max_warps, sizeof *p->issued);
+    p->open_after = UINT64_MAX;
     p->upd_cycle = CYCLE_NEVER;
     p->hist_cycle = CYCLE_NEVER;
     stat_hist_init(&p->active, s->max_warps + 1, 1);
@@ -105,6 +106,7 @@ void iwl_kernel_start(struct wsched *s, const struct wsched_kernel_info *ki)
     memset(p->in_e, 0, s->max_warps * sizeof *p->in_e);
     memset(p->guard, 0, s->max_warps * sizeof *p->guard);
     p->life_sum = p->life_n = p->since_exit = 0;
+    p->open_after = UINT64_MAX; /* no warp has finished yet */
     p->open = false;
 }
 
@@ -236,8 +238,7 @@ void iwl_on_issue(struct wsched *s, struct wsched_unit *u, uint32_t w, uint32_t 
         p->waiting_long[w] = true;
     p->issued[w]++;
     p->since_exit++;
-    uint64_t f = s->cfg.vws_progress_guard;
-    if (f && !p->open && p->life_n && p->n_ord > p->n_e && p->since_exit > f * p->life_sum / p->life_n) {
+    if (p->since_exit > p->open_after && !p->open && p->n_ord > p->n_e) {
         p->open = true; /* NOTE(vws-progress) */
         p->progress_guard++;
         p->upd_cycle = CYCLE_NEVER;
@@ -283,6 +284,8 @@ void iwl_on_exit(struct wsched *s, struct wsched_unit *u, uint32_t w)
     p->life_sum += p->issued[w]; /* NOTE(vws-progress) */
     p->life_n++;
     p->since_exit = 0;
+    uint64_t f = s->cfg.vws_progress_guard;
+    p->open_after = f ? f * p->life_sum / p->life_n : UINT64_MAX;
     p->open = false;
     if (u->last == w) /* NOTE(gto-exit) */
         u->last = WSCHED_NONE;

@@ -64,6 +64,7 @@ struct iwl_sm {
     uint64_t *issued;          /* [max_warps] instructions the warp issued since its launch */
     uint64_t life_sum, life_n; /* instructions of the kernel's finished warps, and how many finished */
     uint64_t since_exit;       /* instructions the SM issued since the last warp exit */
+    uint64_t open_after;       /* since_exit above this opens the guard (UINT64_MAX: never); set at exits */
     bool open;                 /* the guard made every warp eligible until the next exit */
     uint64_t progress_guard;   /* guard openings (statistic) */
 };
