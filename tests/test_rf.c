@@ -336,7 +336,7 @@ static void t_example_policy(void)
     TAP_EQ_U64(held, 3, "warps 2, 5, 8 of 0..8 held back");
     TAP_OK(!rf_can_issue(&r.oc.rf, 5, 0, 0, &op, 0) && rf_can_issue(&r.oc.rf, 4, 0, 0, &op, 0),
            "warp 5 held, warp 4 may issue");
-    struct rf_kernel_info ki = {24, 8, 3, 20, 32768, NULL};
+    struct rf_kernel_info ki = {24, 8, 3, 20, 32768, NULL, 20, 1, 0, "k"};
     opcoll_kernel_start(&r.oc, &ki);
     TAP_EQ_U64(arg.kernel_warps, 24, "kernel_start saw 3 CTAs x 8 warps");
 

@@ -69,6 +69,8 @@ struct energy_cfg {
     double rf_write_pj;        /* energy.rf.write_pj: pJ per warp-register write (sm.oc.writes) */
     double rf_shift_pj;        /* energy.rf.shift_pj: pJ per racetrack shift step (policy event) */
     double rf_static_mw;       /* energy.rf.static_mw: mW per SM */
+    double rf_wb_read_pj;      /* energy.rf.wb_read_pj: pJ per racetrack write-buffer read (policy event) */
+    double rf_wb_write_pj;     /* energy.rf.wb_write_pj: pJ per racetrack write-buffer store (policy event) */
     double l1d_read_pj;        /* energy.l1d.read_pj: pJ per load transaction looked up in the L1D */
     double l1d_write_pj;       /* energy.l1d.write_pj: pJ per store transaction */
     double l1d_fill_pj;        /* energy.l1d.fill_pj: pJ per line fill */

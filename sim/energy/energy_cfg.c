@@ -43,6 +43,10 @@ static const struct cfg_key energy_keys[] = {
     {"rf.shift_pj", PJ(rf_shift_pj), "1.8", NULL,
      "pJ per racetrack shift step of a bank, charged by an RF policy's shift event [000 T3: 4P RM 1.8 pJ/bit]"},
     {"rf.static_mw", MW(rf_static_mw), "14.41", NULL, "RF leakage, mW per SM [000 T3: SRAM RF 14.41 mW]"},
+    {"rf.wb_read_pj", PJ(rf_wb_read_pj), "8.34", NULL,
+     "pJ per racetrack write-buffer read (operand or drain), charged by the rm policy [000 T3: 8.34 pJ]"},
+    {"rf.wb_write_pj", PJ(rf_wb_write_pj), "8.09", NULL,
+     "pJ per racetrack write-buffer store, charged by the rm policy [000 T3: 8.09 pJ]"},
     /* L1D (per SM) */
     {"l1d.read_pj", PJ(l1d_read_pj), "300.075", NULL,
      "pJ per load transaction looked up in the L1D (l1d.loads - l1d.bypass_loads) [CACTI 16 KB read 0.300075 nJ]"},

@@ -358,6 +358,17 @@ static bool port_is_l1_load(void *ctx, uint32_t w)
 
 /* NOTE(sched-skip): the SM part of port_check as one value; UINT64_MAX
  * when a register-file gate makes it cycle-dependent. */
+/* The register file's scheduling score of warp w's next instruction
+ * (racetrack RMWS; 0 for SRAM). */
+static uint32_t port_score(void *ctx, uint32_t w)
+{
+    const struct sm *s = ctx;
+    uint32_t pc = fetch_ibuf_head(&s->fetch, w);
+    if (pc == FETCH_PC_NONE)
+        return 0;
+    return rf_score(&s->oc.rf, w, &s->k->pop[fetch_warp_func(&s->fetch, w)][pc]);
+}
+
 static uint64_t port_res_sig(void *ctx)
 {
     const struct sm *s = ctx;
@@ -707,7 +718,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     struct icnt_rx_args ra = {id, sh->topo, sh->net, sizeof(struct mem_reply),
                               {rx_can_accept, rx_deliver, rx_send_credit, NULL}, s};
     icnt_rx_init(&s->rx, &ra);
-    s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig, port_is_l1_load};
+    s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig, port_is_l1_load, port_score};
     s->n_eject = (uint32_t)sh->cfg->sm.eject_buf;
     s->eject = eng_alloc(ctx, s->n_eject * sizeof *s->eject);
     s->n_mo = (uint32_t)sh->cfg->sm.memop_pool;
@@ -779,8 +790,22 @@ bool sm_kernel_start(struct sm *s, const struct sm_kernel *k, const struct func_
     SIM_ASSERT(func_sm_warps_per_cta(s->fx) == k->warps_per_cta, "sm[%u]: warps per CTA", s->id);
     s->k = k;
     fetch_set_code(&s->fetch, &k->code);
-    struct rf_kernel_info rki = {k->ctas_per_sm * k->warps_per_cta, k->warps_per_cta, k->ctas_per_sm,
-                                 fl->fn->regs_per_thread, (uint32_t)s->sh->cfg->sm.n_regs, k};
+    /* registers numbered by the allocator in any function of the module
+     * (a callee's operands use its own numbers) */
+    uint32_t regs_alloc = fl->fn->regs_per_thread;
+    for (uint32_t f = 0; f < fl->mod->n_funcs; f++)
+        if (fl->mod->funcs[f].regs_alloc > regs_alloc)
+            regs_alloc = fl->mod->funcs[f].regs_alloc;
+    struct rf_kernel_info rki = {k->ctas_per_sm * k->warps_per_cta,
+                                 k->warps_per_cta,
+                                 k->ctas_per_sm,
+                                 fl->fn->regs_per_thread,
+                                 (uint32_t)s->sh->cfg->sm.n_regs,
+                                 k,
+                                 regs_alloc,
+                                 s->sched.n_sched,
+                                 s->id,
+                                 fl->fn->name};
     opcoll_kernel_start(&s->oc, &rki);
     const struct l1d *l1 = &s->ldst.l1d;
     struct wsched_kernel_info ki = {k->warps_per_cta,

@@ -34,15 +34,18 @@
 
 /* The front request of a bank's queue, for register-file policies that
  * look ahead (racetrack preshifting). */
-static bool queue_front(void *ctx, uint32_t bank, uint32_t *warp, uint32_t *reg)
+static bool queue_front(void *ctx, uint32_t bank, bool back, uint32_t *warp, uint32_t *reg, cycle_t *since)
 {
     const struct opcoll *oc = ctx;
     if (bank >= oc->n_banks || !oc->banks[bank].n)
         return false;
     const struct oc_bankq *bq = &oc->banks[bank];
-    const struct oc_read *rq = &bq->q[bq->head];
-    *warp = oc->units[rq->unit].op.warp;
+    uint32_t cap = oc->n_units * PIPE_MAX_SRC;
+    const struct oc_read *rq = &bq->q[back ? (bq->head + bq->n - 1) % cap : bq->head];
+    const struct oc_unit *cu = &oc->units[rq->unit];
+    *warp = cu->op.warp;
     *reg = rq->reg;
+    *since = cu->read_from - 1; /* the cycle the unit was taken and its reads queued */
     return true;
 }
 
@@ -200,6 +203,17 @@ static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *o
     if (!op->n_src)
         oc->collected |= 1ull << u;
     for (uint32_t i = 0; i < op->n_src; i++) {
+        /* NOTE(read-forward): a policy may serve the read elsewhere (a
+         * racetrack write buffer): no bank request, ready the next cycle. */
+        if (oc->rf.fwd_fn && oc->rf.fwd_fn(oc->rf.ps, op->warp, op->src[i], now)) {
+            if (--cu->n_pending == 0) {
+                cu->ready_at = now + 1;
+                oc->collected |= 1ull << u;
+            } else if (cu->ready_at < now + 1) {
+                cu->ready_at = now + 1;
+            }
+            continue;
+        }
         uint32_t bank = rf_bank_of(&oc->rf, op->warp, op->src[i]);
         SIM_DEBUG_ASSERT(bank < oc->n_banks, "rf policy %s: bank %u of %u", oc->rf.ops->name, bank, oc->n_banks);
         struct oc_bankq *b = &oc->banks[bank];
@@ -209,7 +223,7 @@ static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *o
         b->n++;
         oc->bank_mask |= 1ull << bank;
     }
-    oc->reads_queued += op->n_src;
+    oc->reads_queued += cu->n_pending;
     oc->n_busy[k]++;
     return u;
 }

@@ -43,6 +43,7 @@ void rf_init(struct rf *rf, const struct rf_cfg *cfg, const struct rf_policy_ops
     rf->ops = ops ? ops : rf_policy_of(cfg->policy);
     rf->bank_fn = rf->ops->bank_of;
     rf->access_fn = rf->ops->access;
+    rf->fwd_fn = rf->ops->read_forward;
     rf->rk = rf->ops->read_ticks ? rf->ops->read_ticks : 1;
     rf->wk = rf->ops->write_ticks ? rf->ops->write_ticks : 1;
     rf->n_banks = (uint32_t)cfg->n_banks;
@@ -121,6 +122,19 @@ bool rf_write(struct rf *rf, uint32_t warp, const uint16_t *regs, uint32_t n, cy
     }
     rf->acc[s] += distinct;
     return true;
+}
+
+void rf_policy_write(struct rf *rf, uint32_t bank, cycle_t tick, uint32_t ticks)
+{
+    uint32_t s = rf_sub_tick_(rf, tick);
+    SIM_ASSERT(bank < rf->n_banks && rf->bank[bank].busy_until <= tick && rf->acc[s] < rf->max_acc && ticks >= 1,
+               "rf policy %s: write on bank %u at tick %llu not allowed", rf->ops->name, bank,
+               (unsigned long long)tick);
+    rf->bank[bank].busy_until = tick + ticks;
+    rf->acc[s]++;
+    rf->st.writes++;
+    rf_bank_hist_add_(&rf->st.writes_by_bank, bank, 1);
+    rf_bank_hist_add_(&rf->st.busy_by_bank, bank, ticks);
 }
 
 void rf_kernel_start(struct rf *rf, const struct rf_kernel_info *ki)

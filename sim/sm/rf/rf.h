@@ -51,13 +51,27 @@ struct pipe_op;
 
 /* X(enum suffix, config name, policy table): one line per register-file
  * policy (one file each, sim/sm/rf_<name>.c). */
-#define RF_POLICY_LIST(X) X(SRAM, "sram", rf_policy_sram)
+#define RF_POLICY_LIST(X) X(SRAM, "sram", rf_policy_sram) X(RM, "rm", rf_policy_rm)
 
 enum rf_policy_kind {
 #define RF_X_(e, n, t) RF_POLICY_##e,
     RF_POLICY_LIST(RF_X_)
 #undef RF_X_
     RF_POLICY_COUNT
+};
+
+/* rf.rm_layout: where a warp register sits on its racetrack (rf_rm.c). */
+enum rf_rm_layout {
+    RF_RM_ORIGINAL = 0,       /* warp-major rows from row 0 (Mao "original", Liang DIRECT) */
+    RF_RM_REMAP = 1,          /* Mao Eq. 3.1-3.3, centred; general interleave when it does not fit */
+    RF_RM_WARP_REG_REMAP = 2, /* Mao 3.8: each scheduler owns n_banks / n_sched banks, remap inside */
+    RF_RM_LIANG = 3,          /* Liang: profile-guided grouping + arrangement (rf.rm_profile_in) */
+    RF_RM_IDEAL = 4,          /* no shift cost (Liang's "ideal RM") */
+};
+/* rf.rm_wb_policy: when the write buffer writes its entries to the banks. */
+enum rf_rm_wb_policy {
+    RF_RM_WB_PIGGYBACK = 0, /* Mao: when the track passes the row (aligned), or the bank idles */
+    RF_RM_WB_PRIORITY = 1,  /* Liang: the oldest entry first, whenever its bank is free */
 };
 
 /* Section "rf" (declared in sim/sm/rf/rf_cfg.c). */
@@ -68,6 +82,22 @@ struct rf_cfg {
     uint64_t reads_per_unit;   /* rf.reads_per_unit (reads per RF tick) one collector unit may receive; 0 = unlimited */
     uint64_t clock_mult;       /* rf.clock_mult (RF ticks per SM pipeline cycle): 1 */
     int policy;                /* rf.policy: enum rf_policy_kind (sram) */
+    /* racetrack policy (rf.policy = rm; rf_rm.c, docs/racetrack.md) */
+    uint64_t rm_ports;         /* rf.rm_ports: access ports per track (ports) */
+    uint64_t rm_domains;       /* rf.rm_domains: data domains per track (0 = entries_per_bank) */
+    int rm_layout;             /* rf.rm_layout: enum rf_rm_layout */
+    uint64_t rm_read_ticks;    /* rf.rm_read_ticks: RF ticks per aligned read */
+    uint64_t rm_write_ticks;   /* rf.rm_write_ticks: RF ticks per aligned write */
+    uint64_t rm_shift_ticks;   /* rf.rm_shift_ticks: RF ticks per one-domain shift step */
+    bool rm_preshift;          /* rf.rm_preshift: idle banks shift toward their next request (Liang) */
+    uint64_t rm_wb_entries;    /* rf.rm_wb_entries: write-buffer entries per bank (0 = no write buffer) */
+    int rm_wb_policy;          /* rf.rm_wb_policy: enum rf_rm_wb_policy */
+    bool rm_wb_forward;        /* rf.rm_wb_forward: reads of a buffered register are served by the buffer */
+    bool rm_wb_void;           /* rf.rm_wb_void: a newer write replaces the buffered one (WAW voiding) */
+    char *rm_profile_out;      /* rf.rm_profile_out: write per-bank move counts here ("none" = off) */
+    char *rm_profile_in;       /* rf.rm_profile_in: move counts for rf.rm_layout = liang ("none") */
+    int rm_group_cmp;          /* rf.rm_group: enum rm_group_cmp (total, per_node) */
+    int rm_arrange;            /* rf.rm_arrange: enum rm_arrange (exact_dp, enum, local) */
 };
 
 /* What a policy learns at kernel start (serial step, before any CTA). */
@@ -78,6 +108,10 @@ struct rf_kernel_info {
     uint32_t regs_per_thread; /* 32-bit physical registers per thread (occupancy count) */
     uint32_t regs_budget;     /* 32-bit registers per thread-lane of the SM (sm.n_regs) */
     const void *kernel;       /* the SM's kernel tables (struct sm_kernel), for per-kernel policy tables; may be NULL */
+    uint32_t regs_alloc;      /* physical register numbers in use: every operand is < this (>= regs_per_thread) */
+    uint32_t n_sched;         /* warp schedulers of the SM (warp w belongs to w mod n_sched) */
+    uint32_t sm_id;           /* the SM */
+    const char *kernel_name;  /* the kernel's name (profiles), may be NULL */
 };
 
 /* What a policy does with a writeback (on_writeback). */
@@ -132,6 +166,15 @@ struct rf_policy_ops {
     void (*kernel_start)(void *ps, const struct rf_kernel_info *ki);
     /* Register the policy's own statistics under group/instance. */
     void (*stats_register)(void *ps, struct stats *reg, const char *group, int instance);
+    /* Optional: a source register read of warp about to be queued at its
+     * bank (collector unit allocation, cycle now) is served elsewhere (a
+     * write buffer holding the value): true = no bank request, the operand
+     * is available the next cycle. Default: false. */
+    bool (*read_forward)(void *ps, uint32_t warp, uint32_t reg, cycle_t now);
+    /* Optional: a scheduling score of warp's instruction op (lower issues
+     * first; Mao's RMWS: the worst shift distance of its RF operands). Pure.
+     * Default: 0 for every instruction. */
+    uint32_t (*score)(void *ps, uint32_t warp, const struct pipe_op *op);
 };
 
 #define RF_X_(e, n, t) extern const struct rf_policy_ops t;
@@ -141,9 +184,11 @@ RF_POLICY_LIST(RF_X_)
 /* The policy table of a kind (config value rf.policy). */
 const struct rf_policy_ops *rf_policy_of(int kind);
 
-/* The operand collector's read queue at a bank, seen by a policy:
- * front request's (warp, reg); false when the queue is empty. */
-typedef bool (*rf_queue_front_fn)(void *ctx, uint32_t bank, uint32_t *warp, uint32_t *reg);
+/* The operand collector's read queue at a bank, seen by a policy: the
+ * front (back = false) or newest (back = true) request's (warp, reg) and
+ * the pipeline cycle it entered the queue; false when the queue is empty. */
+typedef bool (*rf_queue_front_fn)(void *ctx, uint32_t bank, bool back, uint32_t *warp, uint32_t *reg,
+                                  cycle_t *since);
 
 struct rf_bank {
     cycle_t busy_until; /* first RF tick the bank can start a new access */
@@ -174,6 +219,7 @@ struct rf {
     cycle_t acc_cycle;               /* pipeline cycle acc[] counts for */
     uint32_t acc[RF_MAX_CLOCK_MULT]; /* accesses started at tick acc_cycle * mult + i */
     rf_queue_front_fn qfront;        /* the collector's read queues (may be NULL) */
+    bool (*fwd_fn)(void *ps, uint32_t warp, uint32_t reg, cycle_t now); /* ops->read_forward */
     void *qctx;                      /* its context */
     struct rf_bank bank[RF_MAX_BANKS];
     struct rf_stats st;
@@ -190,7 +236,25 @@ void rf_set_queue_front(struct rf *rf, rf_queue_front_fn fn, void *ctx);
 /* Front request of bank's read queue; false when empty or unknown. */
 static inline bool rf_queue_front(const struct rf *rf, uint32_t bank, uint32_t *warp, uint32_t *reg)
 {
-    return rf->qfront && rf->qfront(rf->qctx, bank, warp, reg);
+    cycle_t since;
+    return rf->qfront && rf->qfront(rf->qctx, bank, false, warp, reg, &since);
+}
+/* Front (back = false) or newest (back = true) request of bank's read queue
+ * with the pipeline cycle it was queued; false when empty or unknown. */
+static inline bool rf_queue_peek(const struct rf *rf, uint32_t bank, bool back, uint32_t *warp, uint32_t *reg,
+                                 cycle_t *since)
+{
+    return rf->qfront && rf->qfront(rf->qctx, bank, back, warp, reg, since);
+}
+/* A policy-initiated bank write (a write-buffer drain) of `ticks` RF ticks
+ * on a free bank at RF tick `tick` of the current pipeline cycle, within
+ * the access limit (rf_port_free(rf, tick) just returned true): counted as
+ * a register write like a writeback's. */
+void rf_policy_write(struct rf *rf, uint32_t bank, cycle_t tick, uint32_t ticks);
+/* Scheduling score of warp's next instruction op (score hook; 0 without). */
+static inline uint32_t rf_score(const struct rf *rf, uint32_t warp, const struct pipe_op *op)
+{
+    return rf->ops->score ? rf->ops->score(rf->ps, warp, op) : 0;
 }
 
 /* The GPGPU-Sim mapping: (reg + warp) mod n_banks. */

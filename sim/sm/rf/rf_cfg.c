@@ -17,6 +17,7 @@
 #include "sim/cfg/config.h"
 #include "sim/cfg/sim_cfg.h"
 #include "sim/sm/rf/opcoll.h"
+#include "sim/sm/rf/rm_prof.h"
 
 void rf_cfg_defaults(struct rf_cfg *c)
 {
@@ -27,6 +28,21 @@ void rf_cfg_defaults(struct rf_cfg *c)
     c->reads_per_unit = 1;
     c->clock_mult = 1;
     c->policy = RF_POLICY_SRAM;
+    c->rm_ports = 4;
+    c->rm_domains = 0;
+    c->rm_layout = RF_RM_REMAP;
+    c->rm_read_ticks = 1;
+    c->rm_write_ticks = 2;
+    c->rm_shift_ticks = 1;
+    c->rm_preshift = false;
+    c->rm_wb_entries = 2;
+    c->rm_wb_policy = RF_RM_WB_PIGGYBACK;
+    c->rm_wb_forward = true;
+    c->rm_wb_void = true;
+    c->rm_profile_out = NULL; /* "none": the key table's default is applied by the config loader */
+    c->rm_profile_in = NULL;
+    c->rm_group_cmp = 0;
+    c->rm_arrange = 0;
 }
 
 void oc_cfg_defaults(struct oc_cfg *c)
@@ -54,6 +70,17 @@ int opcoll_cfg_validate(const struct rf_cfg *rf, const struct oc_cfg *oc, opcoll
     CFG_RULE(rf->clock_mult >= 1 && rf->clock_mult <= RF_MAX_CLOCK_MULT, "rf.clock_mult", "%llu out of range 1..%d",
          (unsigned long long)rf->clock_mult, RF_MAX_CLOCK_MULT);
     CFG_RULE(rf->policy >= 0 && rf->policy < RF_POLICY_COUNT, "rf.policy", "unknown policy %d", rf->policy);
+    if (rf->policy == RF_POLICY_RM) {
+        uint64_t dom = rf->rm_domains ? rf->rm_domains : rf->entries_per_bank;
+        CFG_RULE(rf->rm_ports >= 1 && dom % rf->rm_ports == 0, "rf.rm_ports",
+                 "%llu ports must divide the %llu domains per track (rf.rm_domains, 0 = rf.entries_per_bank)",
+                 (unsigned long long)rf->rm_ports, (unsigned long long)dom);
+        CFG_RULE(dom >= rf->entries_per_bank, "rf.rm_domains",
+                 "%llu domains per track cannot hold rf.entries_per_bank = %llu warp registers",
+                 (unsigned long long)dom, (unsigned long long)rf->entries_per_bank);
+        CFG_RULE(rf->rm_ports >= 1 && dom / rf->rm_ports <= 1024, "rf.rm_ports",
+                 "segment of %llu domains per port exceeds 1024", (unsigned long long)(dom / (rf->rm_ports ? rf->rm_ports : 1)));
+    }
     static const char *const ukeys[PIPE_N_KINDS] = {"oc.units_sp", "oc.units_sfu", "oc.units_mem"};
     static const char *const ikeys[PIPE_N_KINDS] = {"oc.in_ports_sp", "oc.in_ports_sfu", "oc.in_ports_mem"};
     static const char *const okeys[PIPE_N_KINDS] = {"oc.out_ports_sp", "oc.out_ports_sfu", "oc.out_ports_mem"};
@@ -81,6 +108,11 @@ static const char *const rf_policy_choices[] = {
 #undef RF_X_
     NULL};
 
+static const char *const rf_rm_layout_choices[] = {"original", "remap", "warp_reg_remap", "liang", "ideal", NULL};
+static const char *const rf_rm_wb_choices[] = {"piggyback", "priority", NULL};
+static const char *const rf_rm_group_choices[] = {"total", "per_node", NULL};
+static const char *const rf_rm_arrange_choices[] = {"exact_dp", "enum", "local", NULL};
+
 const struct cfg_key rf_cfg_keys[] = {
     {"n_banks", CFG_UINT, offsetof(struct rf_cfg, n_banks), 1, RF_MAX_BANKS, "16", NULL,
      "register banks per SM; the policy maps registers to banks (sram: register r of warp w in bank "
@@ -97,7 +129,40 @@ const struct cfg_key rf_cfg_keys[] = {
      "arbitration run per tick (Mao's racetrack RF: 2)"},
     {"policy", CFG_ENUM, offsetof(struct rf_cfg, policy), 0, 0, "sram", rf_policy_choices,
      "register-file technology behind struct rf_policy_ops (docs/rf.md): sram = 1 tick per access, bank "
-     "(r + w) mod n_banks"},
+     "(r + w) mod n_banks; rm = racetrack memory (docs/racetrack.md, keys rf.rm_*)"},
+    {"rm_ports", CFG_UINT, offsetof(struct rf_cfg, rm_ports), 1, 1024, "4", NULL,
+     "rm: access ports per track; a port serves rm_domains / rm_ports rows (Mao 4P: 4; Liang: 8)"},
+    {"rm_domains", CFG_UINT, offsetof(struct rf_cfg, rm_domains), 0, 65536, "0", NULL,
+     "rm: data domains (rows) per track; 0 = rf.entries_per_bank (Mao 64; Liang OQ-1: 128 for 256 KB)"},
+    {"rm_layout", CFG_ENUM, offsetof(struct rf_cfg, rm_layout), 0, 0, "remap", rf_rm_layout_choices,
+     "rm: row of each warp register: original (warp-major from row 0), remap (Mao Eq. 3.3, centred), "
+     "warp_reg_remap (a bank subset per scheduler), liang (profile-guided, rf.rm_profile_in), ideal (no shift)"},
+    {"rm_read_ticks", CFG_UINT, offsetof(struct rf_cfg, rm_read_ticks), 1, 64, "1", NULL,
+     "rm: RF ticks of an aligned read (Mao: 1 at 1400 MHz)"},
+    {"rm_write_ticks", CFG_UINT, offsetof(struct rf_cfg, rm_write_ticks), 1, 64, "2", NULL,
+     "rm: RF ticks of an aligned write (Mao: 2 at 1400 MHz; Liang: 1 at 700 MHz)"},
+    {"rm_shift_ticks", CFG_UINT, offsetof(struct rf_cfg, rm_shift_ticks), 1, 64, "1", NULL,
+     "rm: RF ticks per one-domain shift step of a bank (both papers: 1)"},
+    {"rm_preshift", CFG_BOOL, offsetof(struct rf_cfg, rm_preshift), 0, 0, "false", NULL,
+     "rm: banks without an access shift toward their next queued request (Liang's preshifting)"},
+    {"rm_wb_entries", CFG_UINT, offsetof(struct rf_cfg, rm_wb_entries), 0, 64, "2", NULL,
+     "rm: write-buffer entries (warp registers) per bank; 0 = no write buffer (Mao and Liang: 2)"},
+    {"rm_wb_policy", CFG_ENUM, offsetof(struct rf_cfg, rm_wb_policy), 0, 0, "piggyback", rf_rm_wb_choices,
+     "rm: piggyback (Mao: write an entry when its row passes the ports or the bank idles; full: write "
+     "through) or priority (Liang: oldest entry first whenever the bank is free; full: stall the writeback)"},
+    {"rm_wb_forward", CFG_BOOL, offsetof(struct rf_cfg, rm_wb_forward), 0, 0, "true", NULL,
+     "rm: a read of a buffered register is served by the write buffer (Mao: yes; Liang: no)"},
+    {"rm_wb_void", CFG_BOOL, offsetof(struct rf_cfg, rm_wb_void), 0, 0, "true", NULL,
+     "rm: a newer write of a buffered register replaces it, the older value never reaches the bank (Mao: yes)"},
+    {"rm_profile_out", CFG_STRING, offsetof(struct rf_cfg, rm_profile_out), 1, 0, "none", NULL,
+     "rm: write each bank's move counts (Liang's profile) to <value>.sm<id> at exit; none = off"},
+    {"rm_profile_in", CFG_STRING, offsetof(struct rf_cfg, rm_profile_in), 1, 0, "none", NULL,
+     "rm: move counts (the prefix given to rm_profile_out) that rm_layout = liang maps from; none"},
+    {"rm_group", CFG_ENUM, offsetof(struct rf_cfg, rm_group_cmp), 0, 0, "total", rf_rm_group_choices,
+     "rm liang: Algorithm 1's single-vs-pair test: total (paper) or per_node (Liang OQ-3)"},
+    {"rm_arrange", CFG_ENUM, offsetof(struct rf_cfg, rm_arrange), 0, 0, "exact_dp", rf_rm_arrange_choices,
+     "rm liang: group arrangement: exact_dp (optimal, subset DP), enum (the paper's enumeration, <= 10 "
+     "groups), local (DP on 20 groups + hill climbing)"},
 };
 
 const size_t rf_cfg_n_keys = ARRAY_LEN(rf_cfg_keys);
@@ -115,6 +180,25 @@ static void rf_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_
                        (unsigned long long)rf->n_banks, (unsigned long long)rf->entries_per_bank,
                        (unsigned long long)(rf->n_banks * rf->entries_per_bank * 32),
                        (unsigned long long)all->sm.n_regs);
+    if (rf->policy == RF_POLICY_RM && rf->rm_layout == RF_RM_LIANG) {
+        const char *in = rm_prof_path(rf->rm_profile_in);
+        if (!in) {
+            cfg_check_fail(ck, "rf.rm_layout", "liang needs rf.rm_profile_in (a profiling run's rf.rm_profile_out)");
+        } else {
+            char path[4096];
+            snprintf(path, sizeof path, "%s.sm0", in);
+            FILE *f = fopen(path, "r");
+            if (!f)
+                cfg_check_fail(ck, "rf.rm_profile_in", "%s not found (run the profiling run with rf.rm_profile_out = %s)",
+                               path, in);
+            else
+                fclose(f);
+        }
+    }
+    if (rf->policy == RF_POLICY_RM && rf->rm_layout == RF_RM_WARP_REG_REMAP && all->sched.n_sched > 1 &&
+        rf->n_banks % all->sched.n_sched)
+        cfg_check_fail(ck, "rf.rm_layout", "warp_reg_remap needs sched.n_sched (%llu) to divide rf.n_banks (%llu)",
+                       (unsigned long long)all->sched.n_sched, (unsigned long long)rf->n_banks);
 }
 
 const struct cfg_section rf_cfg_section = {"rf", "register file banks (operand reads and writebacks)",

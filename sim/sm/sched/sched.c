@@ -69,6 +69,7 @@ void wsched_init(struct wsched *s, const struct wsched_cfg *cfg, uint32_t max_wa
     case WSCHED_IWL: s->pol = &wsched_policy_iwl; break;
     case WSCHED_IWL_INTRACL: s->pol = &wsched_policy_iwl_intracl; break;
     case WSCHED_VWS: s->pol = &wsched_policy_vws; break;
+    case WSCHED_RMWS: s->pol = &wsched_policy_rmws; break;
     default: sim_panic("wsched_init: unknown policy %d", cfg->policy);
     }
     s->resident = xcalloc(max_warps, sizeof *s->resident);

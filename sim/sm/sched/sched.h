@@ -78,6 +78,7 @@ enum wsched_policy_kind {
     WSCHED_IWL = 4,         /* IWL throttling, CTA-interleaved eligible set (sched_iwl.c) */
     WSCHED_IWL_INTRACL = 5, /* IWL + IntraCL, CTA-major eligible set (sched_iwl_intracl.c) */
     WSCHED_VWS = 6,         /* IWL + IntraCL + InterCL two-level (sched_vws.c) */
+    WSCHED_RMWS = 7,        /* racetrack-aware: lowest RF shift score first, GTO ties (sched_rmws.c) */
 };
 
 /* sched.throttle_mode: what a warp outside the eligible set may issue. */
@@ -164,6 +165,10 @@ struct wsched_port {
      * is a load through the L1D (ld/ldu of global or local memory). Asked
      * only for READY warps whose policy set wsched.no_load[w]. */
     bool (*is_l1_load)(void *ctx, uint32_t warp);
+    /* Optional (may be NULL: 0): the register file's score of warp w's next
+     * instruction, lower first (racetrack RMWS: worst operand shift
+     * distance). Pure. */
+    uint32_t (*score)(void *ctx, uint32_t warp);
 };
 
 /* What the SM tells the scheduler at kernel start (wsched_kernel_start). */
@@ -246,6 +251,7 @@ extern const struct wsched_policy wsched_policy_ccws;
 extern const struct wsched_policy wsched_policy_iwl;
 extern const struct wsched_policy wsched_policy_iwl_intracl;
 extern const struct wsched_policy wsched_policy_vws;
+extern const struct wsched_policy wsched_policy_rmws;
 
 /* One scheduler. */
 struct wsched_unit {

@@ -19,7 +19,7 @@
 #include "sim/sm/sched/sched.h"
 
 static const char *const wsched_policy_choices[] = {"lrr", "gto", "two_level", "ccws", "iwl", "iwl_intracl",
-                                                    "vws", NULL};
+                                                    "vws", "rmws", NULL};
 static const char *const wsched_throttle_choices[] = {"block_all", "block_loads", NULL};
 static const char *const wsched_formula_choices[] = {"basic", "rrdegr", NULL};
 
@@ -30,7 +30,8 @@ const struct cfg_key wsched_cfg_keys[] = {
     /* rows 1..: section sched */
     {"policy", CFG_ENUM, offsetof(struct wsched_cfg, policy), 0, 0, "gto", wsched_policy_choices,
      "warp scheduling policy: lrr (loose round-robin), gto (greedy-then-oldest, [GPGPU-Sim]), "
-     "two_level (active/pending pools, 004), ccws (Rogers 2012), iwl, iwl_intracl, vws (000 ch. 4; docs/vws.md)"},
+     "two_level (active/pending pools, 004), ccws (Rogers 2012), iwl, iwl_intracl, vws (000 ch. 4; docs/vws.md), rmws (000 ch. 3: lowest racetrack shift score first, "
+     "GTO ties; docs/racetrack.md)"},
     {"two_level.n_active", CFG_UINT, offsetof(struct wsched_cfg, n_active), 1, WSCHED_MAX_WARPS, "8", NULL,
      "two_level: active-pool warps per SM, split evenly over the schedulers (004: 8 per SM)"},
     {"max_outstanding_mem_per_warp", CFG_UINT, offsetof(struct wsched_cfg, max_outstanding_mem_per_warp), 0,
@@ -106,7 +107,7 @@ int wsched_cfg_validate(const struct wsched_cfg *c, wsched_cfg_report_fn report,
     } while (0)
     RULE(c->n_sched >= 1 && c->n_sched <= WSCHED_MAX_SCHED, "sm.n_sched", "%llu out of range 1..%d",
          (unsigned long long)c->n_sched, WSCHED_MAX_SCHED);
-    RULE(c->policy >= WSCHED_LRR && c->policy <= WSCHED_VWS, "sched.policy", "unknown policy %d", c->policy);
+    RULE(c->policy >= WSCHED_LRR && c->policy <= WSCHED_RMWS, "sched.policy", "unknown policy %d", c->policy);
     RULE(c->vws_amt_entries >= 64 && c->vws_amt_entries % 64 == 0, "sched.vws.amt_entries",
          "%llu is not a positive multiple of 64 (rule: the table is kept in 64-bit words)",
          (unsigned long long)c->vws_amt_entries);
