@@ -168,6 +168,30 @@ static void t_ideal(void)
     rf_fini(&rf);
 }
 
+/* ------------------------------------------------------------ access slots */
+
+static void t_hold(void)
+{
+    for (int hold = 0; hold < 2; hold++) {
+        struct rf_cfg c = rm_cfg(RF_RM_ORIGINAL, 0);
+        c.max_bank_accesses_per_cycle = 2;
+        c.busy_holds_slot = hold;
+        struct rf rf;
+        rf_init(&rf, &c, NULL, NULL);
+        kstart(&rf, 2, 20, 1);
+        /* tick 0: bank 0 reads w1 r15 (row 2): busy 0..2 (2 shifts + 1) */
+        TAP_OK(rf_port_free(&rf, 0), "tick 0: a slot");
+        TAP_EQ_U64(rf_read(&rf, 0, 1, 15, 0), 3, "bank 0 busy to 3");
+        /* tick 1: bank 1 reads w0 r1 (row 0, aligned) */
+        TAP_OK(rf_port_free(&rf, 1), hold ? "tick 1: bank 0 holds 1 of 2 slots, one left" : "tick 1: 2 slots free");
+        rf_read(&rf, 1, 0, 1, 1);
+        TAP_EQ_U64(rf_port_free(&rf, 1), !hold,
+                   hold ? "tick 1: bank 0 (held) + bank 1 (started): no slot" : "tick 1: one start, a slot left");
+        TAP_OK(rf_port_free(&rf, 2), "tick 2: bank 1 done, bank 0 holds at most one slot");
+        rf_fini(&rf);
+    }
+}
+
 /* ------------------------------------------------------------ write buffer */
 
 static void t_write_buffer(void)
@@ -191,17 +215,19 @@ static void t_write_buffer(void)
     TAP_OK(rf_write(&rf, 1, &r15, 1, 6), "w1 r15 again at cycle 6");
     TAP_EQ_U64(stat_of(&rf, "rm_wb_voided"), 1, "the older value is voided");
     TAP_OK(rf_write(&rf, 0, &r16, 1, 6), "w0 r16 at cycle 6: buffered (row 1)");
-    /* The idle bank drains its nearest entry at the end of cycle 7: from
-     * row 0, w0 r16 (row 1, 1 step) before w1 r15 (row 2). */
-    cycle_t n = rf_tick(&rf, 7);
-    TAP_EQ_U64(rf.st.writes, 2, "cycle 7: one drain");
-    TAP_EQ_U64(stat_of(&rf, "rm_wb_drains"), 1, "the drain needed a shift");
-    TAP_OK(!rf_bank_free(&rf, 0, 9) && rf_bank_free(&rf, 0, 10), "drain of row 1 at tick 7: 1 + 2, busy to 10");
-    TAP_EQ_U64(n, 10, "the tick asks for cycle 10, when the bank frees");
+    /* Piggyback (Mao 3.7): entries wait until their row passes the ports. */
+    TAP_EQ_U64(rf_tick(&rf, 7), CYCLE_NEVER, "cycle 7: no entry under the ports (track at row 0), no tick needed");
+    TAP_EQ_U64(rf.st.writes, 1, "nothing drained");
+    TAP_EQ_U64(rf_read(&rf, 0, 0, 16, 8), 10, "a read of w0 r16 (row 1) at tick 8 moves the track: ready at 10");
     rf_tick(&rf, 10);
-    TAP_EQ_U64(rf.st.writes, 3, "cycle 10: the second entry drains (row 2, 1 shift)");
-    TAP_EQ_U64(stat_of(&rf, "rm_wb_stores"), 3, "3 values were stored (one voided)");
+    TAP_EQ_U64(rf.st.writes, 2, "cycle 10: the buffered w0 r16 (row 1, now under the ports) is written");
+    TAP_EQ_U64(stat_of(&rf, "rm_wb_piggyback"), 1, "... as a piggyback (no shift)");
+    TAP_OK(!rf_bank_free(&rf, 0, 11) && rf_bank_free(&rf, 0, 12), "bank busy 10..11 (2 write ticks)");
+    /* warp exit: its buffered values are dead */
+    rf_warp_exit(&rf, 1, 12);
+    TAP_EQ_U64(stat_of(&rf, "rm_wb_dead"), 1, "warp 1 exits: w1 r15 dropped, never written");
     TAP_EQ_U64(rf_tick(&rf, 13), CYCLE_NEVER, "empty buffer: no tick needed");
+    TAP_EQ_U64(stat_of(&rf, "rm_wb_stores"), 3, "3 values were stored (one voided)");
     rf_check(&rf);
     rf_fini(&rf);
 
@@ -228,8 +254,11 @@ static void t_write_buffer(void)
     uint16_t a[3] = {16, 15, 0}; /* w0 r16 (row 1), w1 r15 (row 2), w0 r0 (row 0): all bank 0 */
     TAP_OK(rf_write(&rf, 0, &a[0], 1, 0) && rf_write(&rf, 1, &a[1], 1, 0), "two entries in bank 0");
     TAP_OK(rf_write(&rf, 0, &a[2], 1, 1), "a third value for bank 0 at cycle 1 (aligned, but the buffer is not empty)");
-    TAP_EQ_U64(stat_of(&rf, "rm_wb_overflow"), 1, "piggyback, buffer full: written through the bank (overflow)");
-    TAP_EQ_U64(rf.st.writes, 1, "... one bank write");
+    TAP_EQ_U64(stat_of(&rf, "rm_wb_overflow"), 1, "piggyback, buffer full: the entry nearest the track is forced out");
+    TAP_EQ_U64(rf.st.writes, 1, "... one bank write: w0 r16 (row 1, 1 step from row 0)");
+    TAP_OK(rf.bank[0].busy_until == 1 + 1 + 2, "forced at tick 1: 1 shift + 2 write ticks, busy to 4");
+    TAP_EQ_U64(rf.st.wb_taken, 3, "the new value took the freed entry");
+    TAP_OK(rf.fwd_fn(rf.ps, 0, 0, 1) && !rf.fwd_fn(rf.ps, 0, 16, 1), "buffer now holds w0 r0, not w0 r16");
     rf_fini(&rf);
     c.rm_wb_policy = RF_RM_WB_PRIORITY;
     rf_init(&rf, &c, NULL, NULL);
@@ -237,9 +266,16 @@ static void t_write_buffer(void)
     TAP_OK(rf_write(&rf, 0, &a[0], 1, 0) && rf_write(&rf, 1, &a[1], 1, 0), "priority: two entries in bank 0");
     TAP_OK(!rf_write(&rf, 0, &a[2], 1, 0), "priority, buffer full: the writeback is refused");
     TAP_EQ_U64(stat_of(&rf, "rm_wb_full"), 1, "counted as a full stall");
-    /* Priority drains the oldest first, shifting: w0 r16 (row 1), then w1 r15 (row 3). */
-    rf_tick(&rf, 0);
-    TAP_OK(!rf_bank_free(&rf, 0, 2) && rf_bank_free(&rf, 0, 3), "oldest entry (row 1) drains at tick 0: 1 + 2");
+    /* Priority drains the oldest first, shifting: w0 r16 (row 1), then w1
+     * r15 (row 2). The tick at the end of cycle 0 reserves the bank at the
+     * first tick of cycle 1, ahead of that cycle's reads. */
+    TAP_EQ_U64(rf_tick(&rf, 0), 3, "tick at 0: next drain placed at the end of cycle 3");
+    TAP_OK(rf.bank[0].busy_until == 4 && rf.acc_cycle == 1 && rf.acc[0] == 1,
+           "oldest entry (row 1) drains from tick 1 (a slot of cycle 1): 1 shift + 2, busy to 4");
+    TAP_EQ_U64(rf.st.writes, 1, "one drain so far");
+    rf_tick(&rf, 3);
+    TAP_OK(!rf_bank_free(&rf, 0, 6) && rf_bank_free(&rf, 0, 7), "second entry (row 2) from tick 4: 1 + 2, busy to 7");
+    TAP_EQ_U64(stat_of(&rf, "rm_wb_drains"), 2, "two drains with a shift");
     rf_fini(&rf);
 }
 
@@ -412,6 +448,7 @@ int main(void)
         {"remap layout (Eq. 3.3 and general)", t_remap},
         {"warp-register remapping", t_warp_reg_remap},
         {"ideal", t_ideal},
+        {"busy banks hold access slots (rf.busy_holds_slot)", t_hold},
         {"write buffer", t_write_buffer},
         {"preshift", t_preshift},
         {"RMWS score", t_score},

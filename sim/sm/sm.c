@@ -224,8 +224,20 @@ static void wb_push(struct sm *s, const struct pipe_op *op)
 {
     if (s->wbq_n == 0 && pipes_ldst_wb_push(&s->pipes, op))
         return;
-    SIM_ASSERT(s->wbq_n < SM_WB_OVF, "sm[%u]: LD/ST writeback overflow", s->id);
-    s->wbq[(s->wbq_head + s->wbq_n) % SM_WB_OVF] = *op;
+    /* NOTE(wbq-grow): completions are not back-pressured by the writeback
+     * stage; a register-file policy that refuses writebacks for a while (a
+     * full racetrack write buffer) can leave more than SM_WB_OVF of them
+     * waiting. The ring then doubles (rare; the contents keep their order). */
+    if (s->wbq_n == s->wbq_cap) {
+        struct pipe_op *q = xcalloc((size_t)s->wbq_cap * 2, sizeof *q);
+        for (uint32_t i = 0; i < s->wbq_n; i++)
+            q[i] = s->wbq[(s->wbq_head + i) % s->wbq_cap];
+        free(s->wbq);
+        s->wbq = q;
+        s->wbq_head = 0;
+        s->wbq_cap *= 2;
+    }
+    s->wbq[(s->wbq_head + s->wbq_n) % s->wbq_cap] = *op;
     s->wbq_n++;
 }
 
@@ -485,6 +497,7 @@ static void warp_gone(struct sm *s, uint32_t w)
     fetch_warp_exit(&s->fetch, w, s->cycle);
     wsched_set_now(&s->sched, s->cycle);
     wsched_warp_exit(&s->sched, w);
+    rf_warp_exit(&s->oc.rf, w, s->cycle);
 }
 
 static void take_events(struct sm *s)
@@ -608,7 +621,7 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
                 s->st.active_cycles += p - s->last_cycle;
             NEXTP(ldst_tick(&s->ldst, p));
             while (s->wbq_n && pipes_ldst_wb_push(&s->pipes, &s->wbq[s->wbq_head])) {
-                s->wbq_head = (s->wbq_head + 1) % SM_WB_OVF;
+                s->wbq_head = (s->wbq_head + 1) % s->wbq_cap;
                 s->wbq_n--;
             }
             NEXTP(pipes_tick(&s->pipes, &s->oc, p));
@@ -727,6 +740,8 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     for (uint32_t i = 0; i < s->n_mo; i++)
         s->mo_free[i] = s->n_mo - 1 - i;
     s->n_mo_free = s->n_mo;
+    s->wbq_cap = SM_WB_OVF;
+    s->wbq = xcalloc(s->wbq_cap, sizeof *s->wbq);
     s->w_mem = eng_alloc(ctx, sh->max_warps * sizeof *s->w_mem);
     s->w_fence = eng_alloc(ctx, sh->max_warps);
     s->w_gmem = eng_alloc(ctx, sh->max_warps * sizeof *s->w_gmem);
@@ -748,6 +763,8 @@ void sm_fini(struct sm *s)
     icnt_tx_fini(&s->tx);
     ldst_fini(&s->ldst);
     pipes_fini(&s->pipes);
+    free(s->wbq);
+    s->wbq = NULL;
     opcoll_fini(&s->oc);
     scoreboard_fini(&s->sb);
     wsched_fini(&s->sched);

@@ -69,7 +69,7 @@ struct sim_cfg;
 
 #define SM_ID_INST 0x20000000u   /* request-id bit of instruction-cache requests */
 #define SM_MAX_CTA 32u           /* largest sm.max_cta */
-#define SM_WB_OVF 64u            /* LD/ST results waiting for the pipes' writeback queue (entries) */
+#define SM_WB_OVF 64u            /* LD/ST results waiting for the pipes' writeback queue: initial ring (entries) */
 
 /* Per-instruction flags of the pre-decoded kernel (struct sm_kernel). */
 enum {
@@ -161,8 +161,8 @@ struct sm {
     uint32_t n_mo;                /* sm.memop_pool (entries) */
     uint32_t n_mo_free;
     struct memop scratch;         /* memop target of instructions without memory access */
-    struct pipe_op wbq[SM_WB_OVF];/* LD/ST results waiting for the pipes' writeback queue (ring) */
-    uint32_t wbq_head, wbq_n;
+    struct pipe_op *wbq;          /* LD/ST results waiting for the pipes' writeback queue (ring of wbq_cap) */
+    uint32_t wbq_head, wbq_n, wbq_cap; /* entries; the ring grows when full (NOTE(wbq-grow) in sm.c) */
     uint8_t rr_req;               /* request arbiter: 0 = instruction cache first */
 
     uint32_t *w_mem;              /* [max_warps] memory instructions issued and not completed */

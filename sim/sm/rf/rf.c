@@ -51,6 +51,7 @@ void rf_init(struct rf *rf, const struct rf_cfg *cfg, const struct rf_policy_ops
     rf->max_acc = cfg->max_bank_accesses_per_cycle > UINT32_MAX ? UINT32_MAX
                                                                  : (uint32_t)cfg->max_bank_accesses_per_cycle;
     rf->acc_cycle = CYCLE_NEVER;
+    rf->hold = cfg->busy_holds_slot;
     stat_hist_init(&rf->st.reads_by_bank, rf->n_banks, 1);
     stat_hist_init(&rf->st.writes_by_bank, rf->n_banks, 1);
     stat_hist_init(&rf->st.busy_by_bank, rf->n_banks, 1);
@@ -105,7 +106,7 @@ bool rf_write(struct rf *rf, uint32_t warp, const uint16_t *regs, uint32_t n, cy
         }
     }
     uint32_t s = (uint32_t)(start - t0);
-    if (rf->acc[s] + distinct > rf->max_acc)
+    if (rf->acc[s] + distinct + (rf->hold ? rf_held_(rf, start) : 0) > rf->max_acc)
         return false;
     /* NOTE(same-bank-writes): two destination registers in one bank (only
      * possible with vector loads or tiny bank counts) are written one after
@@ -116,6 +117,7 @@ bool rf_write(struct rf *rf, uint32_t warp, const uint16_t *regs, uint32_t n, cy
         cycle_t from = bk->busy_until > start ? bk->busy_until : start;
         uint32_t k = rf_access_ticks_(rf, b, warp, regs[i], true, from);
         bk->busy_until = from + k;
+        bk->start = from;
         rf->st.writes++;
         rf_bank_hist_add_(&rf->st.writes_by_bank, b, 1);
         rf_bank_hist_add_(&rf->st.busy_by_bank, b, k);
@@ -131,6 +133,7 @@ void rf_policy_write(struct rf *rf, uint32_t bank, cycle_t tick, uint32_t ticks)
                "rf policy %s: write on bank %u at tick %llu not allowed", rf->ops->name, bank,
                (unsigned long long)tick);
     rf->bank[bank].busy_until = tick + ticks;
+    rf->bank[bank].start = tick;
     rf->acc[s]++;
     rf->st.writes++;
     rf_bank_hist_add_(&rf->st.writes_by_bank, bank, 1);

@@ -81,6 +81,7 @@ struct rf_cfg {
     uint64_t max_bank_accesses_per_cycle; /* rf.max_bank_accesses_per_cycle (accesses per RF tick): 16 */
     uint64_t reads_per_unit;   /* rf.reads_per_unit (reads per RF tick) one collector unit may receive; 0 = unlimited */
     uint64_t clock_mult;       /* rf.clock_mult (RF ticks per SM pipeline cycle): 1 */
+    bool busy_holds_slot;      /* rf.busy_holds_slot: a busy bank uses one access slot every tick (Liang OQ-8) */
     int policy;                /* rf.policy: enum rf_policy_kind (sram) */
     /* racetrack policy (rf.policy = rm; rf_rm.c, docs/racetrack.md) */
     uint64_t rm_ports;         /* rf.rm_ports: access ports per track (ports) */
@@ -175,6 +176,9 @@ struct rf_policy_ops {
      * first; Mao's RMWS: the worst shift distance of its RF operands). Pure.
      * Default: 0 for every instruction. */
     uint32_t (*score)(void *ps, uint32_t warp, const struct pipe_op *op);
+    /* Optional: warp slot `warp` exited at cycle now; its registers are dead
+     * (a write buffer may drop their values). Default: none. */
+    void (*warp_exit)(void *ps, uint32_t warp, cycle_t now);
 };
 
 #define RF_X_(e, n, t) extern const struct rf_policy_ops t;
@@ -192,6 +196,7 @@ typedef bool (*rf_queue_front_fn)(void *ctx, uint32_t bank, bool back, uint32_t 
 
 struct rf_bank {
     cycle_t busy_until; /* first RF tick the bank can start a new access */
+    cycle_t start;      /* RF tick its current (or last) access started */
 };
 
 struct rf_stats {
@@ -216,6 +221,7 @@ struct rf {
     uint32_t n_banks;                /* banks */
     uint32_t mult;                   /* RF ticks per pipeline cycle (rf.clock_mult) */
     uint32_t max_acc;                /* accesses that may start per RF tick */
+    bool hold;                       /* rf.busy_holds_slot */
     cycle_t acc_cycle;               /* pipeline cycle acc[] counts for */
     uint32_t acc[RF_MAX_CLOCK_MULT]; /* accesses started at tick acc_cycle * mult + i */
     rf_queue_front_fn qfront;        /* the collector's read queues (may be NULL) */
@@ -303,8 +309,21 @@ static inline uint32_t rf_sub_tick_(struct rf *rf, cycle_t tick)
     return (uint32_t)(tick % rf->mult);
 }
 
+/* Banks still busy at `tick` with an access started before it (they hold
+ * a slot every tick under rf.busy_holds_slot). */
+static inline uint32_t rf_held_(const struct rf *rf, cycle_t tick)
+{
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < rf->n_banks; b++)
+        n += rf->bank[b].start < tick && rf->bank[b].busy_until > tick;
+    return n;
+}
 /* May another access start at RF tick `tick` (per-tick access limit)? */
-static inline bool rf_port_free(struct rf *rf, cycle_t tick) { return rf->acc[rf_sub_tick_(rf, tick)] < rf->max_acc; }
+static inline bool rf_port_free(struct rf *rf, cycle_t tick)
+{
+    uint32_t used = rf->acc[rf_sub_tick_(rf, tick)];
+    return (rf->hold ? used + rf_held_(rf, tick) : used) < rf->max_acc;
+}
 
 /* RF ticks of one access (the policy's access hook or its fixed times). */
 static inline uint32_t rf_access_ticks_(struct rf *rf, uint32_t bank, uint32_t warp, uint32_t reg, bool is_write,
@@ -341,6 +360,7 @@ static inline cycle_t rf_read(struct rf *rf, uint32_t bank, uint32_t warp, uint3
                      bank);
     uint32_t k = rf_access_ticks_(rf, bank, warp, reg, false, tick);
     rf->bank[bank].busy_until = tick + k;
+    rf->bank[bank].start = tick;
     rf->acc[s]++;
     rf->st.reads++;
     rf_bank_hist_add_(&rf->st.reads_by_bank, bank, 1);
@@ -368,6 +388,12 @@ static inline void rf_on_issue(struct rf *rf, const struct pipe_op *op, cycle_t 
         rf->ops->on_issue(rf->ps, op, now);
 }
 void rf_kernel_start(struct rf *rf, const struct rf_kernel_info *ki);
+/* Warp slot `warp` exited (its registers are dead). */
+static inline void rf_warp_exit(struct rf *rf, uint32_t warp, cycle_t now)
+{
+    if (rf->ops->warp_exit)
+        rf->ops->warp_exit(rf->ps, warp, now);
+}
 /* Registers reads, writes, reads_by_bank, writes_by_bank (names kept from
  * the collector's statistics), rf_busy_ticks, rf_busy_by_bank,
  * rf_wb_taken, rf_wb_refused, then the policy's own. */

@@ -27,6 +27,7 @@ void rf_cfg_defaults(struct rf_cfg *c)
     c->max_bank_accesses_per_cycle = 16;
     c->reads_per_unit = 1;
     c->clock_mult = 1;
+    c->busy_holds_slot = false;
     c->policy = RF_POLICY_SRAM;
     c->rm_ports = 4;
     c->rm_domains = 0;
@@ -127,6 +128,9 @@ const struct cfg_key rf_cfg_keys[] = {
     {"clock_mult", CFG_UINT, offsetof(struct rf_cfg, clock_mult), 1, RF_MAX_CLOCK_MULT, "1", NULL,
      "register-file clock in ticks per SM pipeline cycle: bank accesses, the access limit and the collector's "
      "arbitration run per tick (Mao's racetrack RF: 2)"},
+    {"busy_holds_slot", CFG_BOOL, offsetof(struct rf_cfg, busy_holds_slot), 0, 0, "false", NULL,
+     "a bank busy with a multi-tick access (a racetrack shift) uses one of the rf.max_bank_accesses_per_cycle "
+     "slots every tick, not only when it starts (Liang Fig. 10, OQ-8); false = only starts count"},
     {"policy", CFG_ENUM, offsetof(struct rf_cfg, policy), 0, 0, "sram", rf_policy_choices,
      "register-file technology behind struct rf_policy_ops (docs/rf.md): sram = 1 tick per access, bank "
      "(r + w) mod n_banks; rm = racetrack memory (docs/racetrack.md, keys rf.rm_*)"},

@@ -26,11 +26,12 @@
  *    stored (RF_WB_TAKEN) unless its bank is idle, empty and aligned (then
  *    it is written directly, Mao Q8). Entries go to the bank later:
  *    piggyback (Mao: an entry whose row is under the ports is written with
- *    no shift whenever the bank is free; the nearest entry when the bank has
- *    no queued read) or priority (Liang: the oldest entry whenever the bank
- *    is free, shifting to it). Full: piggyback writes the new value through
- *    the bank (an overflow, paying the shift); priority refuses the
- *    writeback (a writeback stall). Options: reads of a buffered register
+ *    no shift whenever the bank is free) or priority (Liang: the oldest
+ *    entry whenever the bank is free, shifting to it). Full: piggyback
+ *    forces the entry nearest the track out through the bank (an overflow,
+ *    paying the shift) and stores the new value; priority refuses the
+ *    writeback (a writeback stall). A warp's buffered values are dropped
+ *    when it exits (dead registers). Options: reads of a buffered register
  *    served by the buffer (rf.rm_wb_forward, Mao's RAW forwarding) and a
  *    newer write replacing the buffered one (rf.rm_wb_void, Mao's WAW
  *    voiding).
@@ -53,9 +54,8 @@
  *    are taken at writeback (Mao's option wb_alloc_loads_at_issue = 0 for
  *    every instruction), so the buffer never stalls issue; see
  *    NOTE(rm-wb-alloc).
- *  - Liang's "a shifting bank holds one of the K arbiter slots every
- *    cycle": the access limit counts access starts (rf.c), so a long shift
- *    holds one slot once (NOTE(rm-k-slot)).
+ *  - (Liang's "a shifting bank holds one of the K arbiter slots every
+ *    cycle" is the unit's rf.busy_holds_slot, rf.c, not this file's.)
  *
  * Hot path: per access one table look-up and an abs; the preshift catch-up
  * and the queue peeks only when preshifting is on; no allocation after
@@ -104,6 +104,7 @@ struct rm_stats {
     uint64_t wb_drain_reads; /* buffer reads to write an entry to its bank */
     uint64_t wb_all_reads;   /* wb_reads + wb_drain_reads (energy) */
     uint64_t wb_full;        /* writebacks refused because the buffer was full (result-cycles) */
+    uint64_t wb_dead;        /* buffered values dropped at their warp's exit (never written) */
     uint64_t wb_peak;        /* most entries buffered in one bank (entries) */
     uint64_t layout_eq33;    /* kernel starts laid out by Mao Eq. 3.3 */
     uint64_t layout_general; /* kernel starts laid out by the general interleave (Eq. 3.3 did not fit) */
@@ -308,8 +309,6 @@ static uint32_t rm_access(void *ps, uint32_t b, uint32_t warp, uint32_t reg, boo
     stat_hist_add(&m->st.dist, d);
     if (is_write && m->direct_next)
         m->st.wb_direct++;
-    else if (is_write && m->wb_cap)
-        m->st.wb_overflow++;
     return k;
 }
 
@@ -325,6 +324,31 @@ static void rm_wb_remove(struct rm_bank *bk, uint32_t i)
 {
     memmove(&bk->wb[i], &bk->wb[i + 1], (bk->wb_n - i - 1) * sizeof bk->wb[0]);
     bk->wb_n--;
+}
+
+/* Write buffered entry e of bank b to the bank at RF tick t (free bank,
+ * slot available); returns the shift steps it needed. */
+static uint32_t rm_write_entry(struct rm *m, uint32_t b, uint32_t e, cycle_t t)
+{
+    struct rm_bank *bk = &m->bank[b];
+    struct rm_wbe x = bk->wb[e];
+    uint32_t d = m->ideal ? 0 : (x.off > bk->pos ? x.off - bk->pos : bk->pos - x.off);
+    uint32_t k = d * m->ts + m->tw;
+    if (m->prof)
+        rm_prof_move(m->prof, b, x.warp, x.reg);
+    if (!m->ideal)
+        bk->pos = x.off;
+    rm_wb_remove(bk, e);
+    rf_policy_write(m->rf, b, t, k);
+    bk->synced = t + k;
+    m->st.shift_steps += d;
+    m->st.all_steps += d;
+    if (d)
+        m->st.shift_ops++;
+    stat_hist_add(&m->st.dist, d);
+    m->st.wb_drain_reads++;
+    m->st.wb_all_reads++;
+    return d;
 }
 
 /* NOTE(rm-wb-alloc): entries are taken at writeback, all registers of a
@@ -364,7 +388,33 @@ static enum rf_wb_action rm_on_writeback(void *ps, uint32_t warp, const uint16_t
             m->st.wb_full++;
             return RF_WB_REFUSE;
         }
-        return RF_WB_BANKS; /* overflow: the new value goes through the bank (counted in rm_access) */
+        /* NOTE(rm-overflow): Mao's overflow (spec 3.6 step 1, Q9): each full
+         * bank forces one entry out, the nearest to the track then the
+         * oldest, written through the bank now (paying its shift), and the
+         * new value takes its place. A bank busy at the first tick of the
+         * cycle, or no access slot there, refuses the writeback (retried the
+         * next cycle). */
+        for (uint32_t b = 0; b < m->B; b++)
+            if (need[b] && m->bank[b].wb_n + need[b] > m->wb_cap &&
+                (need[b] > 1 || !rf_bank_free(m->rf, b, t0) || !rf_port_free(m->rf, t0))) {
+                m->st.wb_full++;
+                return RF_WB_REFUSE;
+            }
+        for (uint32_t b = 0; b < m->B; b++) {
+            struct rm_bank *bk = &m->bank[b];
+            if (!(need[b] && bk->wb_n + need[b] > m->wb_cap))
+                continue;
+            uint32_t best = 0, bd = UINT32_MAX;
+            for (uint32_t i = 0; i < bk->wb_n; i++) {
+                uint32_t o = bk->wb[i].off, d = o > bk->pos ? o - bk->pos : bk->pos - o;
+                if (d < bd) {
+                    bd = d;
+                    best = i;
+                }
+            }
+            rm_write_entry(m, b, best, t0);
+            m->st.wb_overflow++;
+        }
     }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t b = rm_bank(m, warp, regs[i]);
@@ -397,7 +447,9 @@ static bool rm_read_forward(void *ps, uint32_t warp, uint32_t reg, cycle_t now)
     return true;
 }
 
-/* Which buffered entry bank b writes now, or -1 (NOTE(rm-drain)). */
+/* Which buffered entry bank b writes now, or -1 (NOTE(rm-drain)):
+ * priority, the oldest; piggyback (Mao 3.7), the oldest whose row is under
+ * the ports, else none. */
 static int rm_drain_pick(struct rm *m, uint32_t b)
 {
     struct rm_bank *bk = &m->bank[b];
@@ -408,51 +460,40 @@ static int rm_drain_pick(struct rm *m, uint32_t b)
     for (uint32_t i = 0; i < bk->wb_n; i++)
         if (m->ideal || bk->wb[i].off == bk->pos)
             return (int)i; /* piggyback: the oldest aligned entry */
-    uint32_t qw, qr;
-    cycle_t since;
-    if (rf_queue_peek(m->rf, b, false, &qw, &qr, &since))
-        return -1; /* reads first: the entry waits for the track to come by */
-    /* idle bank: the nearest entry, then the oldest (Mao Q9's victim rule) */
-    int best = 0;
-    uint32_t bd = UINT32_MAX;
-    for (uint32_t i = 0; i < bk->wb_n; i++) {
-        uint32_t o = bk->wb[i].off, d = o > bk->pos ? o - bk->pos : bk->pos - o;
-        if (d < bd) {
-            bd = d;
-            best = (int)i;
-        }
-    }
-    return best;
+    return -1;             /* the others wait for the track, an overflow or their warp's exit */
 }
 
-/* NOTE(rm-drain): at the end of each pipeline cycle (after its writebacks
- * and reads) every bank with buffered writes that is free at some tick of
- * the cycle, with an access slot left at that tick, writes one entry
- * (rm_drain_pick). The tick returns the first cycle at which another drain
- * may start, so idle skipping sees every drain. */
+/* NOTE(rm-drain): buffered writes go to the banks from the policy's tick,
+ * which runs at the end of pipeline cycle `now` (after its writebacks and
+ * reads). Piggyback fills what the cycle left: a bank free at some tick of
+ * cycle now, with an access slot left at that tick, writes one entry
+ * (rm_drain_pick). Priority (Liang: writes before reads) reserves the bank
+ * at the first ticks of cycle now + 1, before that cycle's writebacks and
+ * reads are arbitrated, so a buffered write is never overtaken by a read
+ * that arrives while the bank is free. The tick returns the cycle at which
+ * the next drain may be placed, so idle skipping sees every drain. */
 static cycle_t rm_tick(void *ps, cycle_t now)
 {
     struct rm *m = ps;
     struct rf *rf = m->rf;
-    if (!m->wb_cap && !m->preshift)
+    if (!m->wb_cap)
         return CYCLE_NEVER;
-    cycle_t t0 = rf_tick_of(rf, now), t1 = t0 + rf->mult;
+    bool ahead = m->wb_pol == RF_RM_WB_PRIORITY;
+    cycle_t w0 = rf_tick_of(rf, ahead ? now + 1 : now), w1 = w0 + rf->mult;
     cycle_t next = CYCLE_NEVER;
     for (uint32_t b = 0; b < m->B; b++) {
         struct rm_bank *bk = &m->bank[b];
-        if (!bk->wb_n)
-            continue;
-        for (;;) {
-            cycle_t t = rf->bank[b].busy_until > t0 ? rf->bank[b].busy_until : t0;
-            if (t >= t1) { /* busy past this cycle: look again when it frees */
-                cycle_t c = t / rf->mult;
+        while (bk->wb_n) {
+            cycle_t t = rf->bank[b].busy_until > w0 ? rf->bank[b].busy_until : w0;
+            if (t >= w1) { /* busy past the window: come back for the window holding t */
+                cycle_t c = t / rf->mult - (ahead ? 1 : 0);
                 if (c < next)
                     next = c;
                 break;
             }
-            while (t < t1 && !rf_port_free(rf, t))
+            while (t < w1 && !rf_port_free(rf, t))
                 t++;
-            if (t >= t1) { /* every slot of the cycle taken: next cycle */
+            if (t >= w1) { /* every slot of the window taken: next cycle */
                 if (now + 1 < next)
                     next = now + 1;
                 break;
@@ -462,29 +503,10 @@ static cycle_t rm_tick(void *ps, cycle_t now)
             int e = rm_drain_pick(m, b);
             if (e < 0)
                 break; /* waits for an access or an empty queue: both are SM events */
-            struct rm_wbe x = bk->wb[e];
-            uint32_t d = m->ideal ? 0 : (x.off > bk->pos ? x.off - bk->pos : bk->pos - x.off);
-            uint32_t k = d * m->ts + m->tw;
-            if (m->prof)
-                rm_prof_move(m->prof, b, x.warp, x.reg);
-            if (!m->ideal)
-                bk->pos = x.off;
-            rm_wb_remove(bk, (uint32_t)e);
-            rf_policy_write(rf, b, t, k);
-            bk->synced = t + k;
-            m->st.shift_steps += d;
-            m->st.all_steps += d;
-            if (d) {
-                m->st.shift_ops++;
+            if (rm_write_entry(m, b, (uint32_t)e, t))
                 m->st.wb_drains++;
-            } else {
+            else
                 m->st.wb_piggyback++;
-            }
-            stat_hist_add(&m->st.dist, d);
-            m->st.wb_drain_reads++;
-            m->st.wb_all_reads++;
-            if (!bk->wb_n)
-                break;
         }
     }
     return next;
@@ -519,6 +541,27 @@ static void rm_on_issue(void *ps, const struct pipe_op *op, cycle_t now)
     (void)now;
     struct rm *m = ps;
     stat_hist_add(&m->st.score, rm_score(ps, op->warp, op));
+}
+
+/* NOTE(rm-dead): a warp's registers are dead once it exits, so its
+ * buffered values are dropped, not written (no bank access, no energy);
+ * the slot's next warp starts with an empty share of the buffer. */
+static void rm_warp_exit(void *ps, uint32_t warp, cycle_t now)
+{
+    (void)now;
+    struct rm *m = ps;
+    if (!m->wb_cap)
+        return;
+    for (uint32_t b = 0; b < m->B; b++) {
+        struct rm_bank *bk = &m->bank[b];
+        for (uint32_t i = 0; i < bk->wb_n;)
+            if (bk->wb[i].warp == warp) {
+                rm_wb_remove(bk, i);
+                m->st.wb_dead++;
+            } else {
+                i++;
+            }
+    }
 }
 
 static void rm_kernel_start(void *ps, const struct rf_kernel_info *ki)
@@ -605,7 +648,7 @@ static void rm_stats_register(void *ps, struct stats *reg, const char *g, int i)
     stats_counter(reg, g, i, "rm_wb_piggyback", &st->wb_piggyback, "buffered registers written with no shift");
     stats_counter(reg, g, i, "rm_wb_drains", &st->wb_drains, "buffered registers written after a shift");
     stats_counter(reg, g, i, "rm_wb_overflow", &st->wb_overflow,
-                  "written registers sent through the bank because the write buffer was full");
+                  "buffered registers forced to their bank to make room (write buffer full, piggyback)");
     stats_counter(reg, g, i, "rm_wb_voided", &st->wb_voided,
                   "buffered registers replaced by a newer write before reaching the bank");
     stats_counter(reg, g, i, "rm_wb_reads", &st->wb_reads, "operand reads served by the write buffer");
@@ -613,6 +656,8 @@ static void rm_stats_register(void *ps, struct stats *reg, const char *g, int i)
                   "write-buffer reads that move an entry to its bank");
     stats_counter(reg, g, i, "rm_wb_all_reads", &st->wb_all_reads, "write-buffer reads, operands + drains (energy)");
     stats_counter(reg, g, i, "rm_wb_full", &st->wb_full, "writebacks refused: write buffer full (result-cycles)");
+    stats_counter(reg, g, i, "rm_wb_dead", &st->wb_dead,
+                  "buffered registers dropped at their warp's exit (dead values, never written)");
     stats_max(reg, g, i, "rm_wb_peak", &st->wb_peak, "most entries buffered in one bank");
     stats_counter(reg, g, i, "rm_layout_eq33", &st->layout_eq33, "kernel starts laid out by Mao Eq. 3.3");
     stats_counter(reg, g, i, "rm_layout_general", &st->layout_general,
@@ -647,4 +692,5 @@ const struct rf_policy_ops rf_policy_rm = {
     .stats_register = rm_stats_register,
     .read_forward = rm_read_forward,
     .score = rm_score,
+    .warp_exit = rm_warp_exit,
 };
