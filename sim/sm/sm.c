@@ -231,13 +231,13 @@ static void wb_push(struct sm *s, const struct pipe_op *op)
     if (s->wbq_n == s->wbq_cap) {
         struct pipe_op *q = xcalloc((size_t)s->wbq_cap * 2, sizeof *q);
         for (uint32_t i = 0; i < s->wbq_n; i++)
-            q[i] = s->wbq[(s->wbq_head + i) % s->wbq_cap];
+            q[i] = s->wbq[(s->wbq_head + i) & (s->wbq_cap - 1)];
         free(s->wbq);
         s->wbq = q;
         s->wbq_head = 0;
         s->wbq_cap *= 2;
     }
-    s->wbq[(s->wbq_head + s->wbq_n) % s->wbq_cap] = *op;
+    s->wbq[(s->wbq_head + s->wbq_n) & (s->wbq_cap - 1)] = *op; /* capacity: a power of two */
     s->wbq_n++;
 }
 
@@ -621,7 +621,7 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
                 s->st.active_cycles += p - s->last_cycle;
             NEXTP(ldst_tick(&s->ldst, p));
             while (s->wbq_n && pipes_ldst_wb_push(&s->pipes, &s->wbq[s->wbq_head])) {
-                s->wbq_head = (s->wbq_head + 1) % s->wbq_cap;
+                s->wbq_head = (s->wbq_head + 1) & (s->wbq_cap - 1);
                 s->wbq_n--;
             }
             NEXTP(pipes_tick(&s->pipes, &s->oc, p));

@@ -69,7 +69,7 @@ struct sim_cfg;
 
 #define SM_ID_INST 0x20000000u   /* request-id bit of instruction-cache requests */
 #define SM_MAX_CTA 32u           /* largest sm.max_cta */
-#define SM_WB_OVF 64u            /* LD/ST results waiting for the pipes' writeback queue: initial ring (entries) */
+#define SM_WB_OVF 64u            /* LD/ST results waiting for the pipes' writeback queue: initial ring (entries, a power of two) */
 
 /* Per-instruction flags of the pre-decoded kernel (struct sm_kernel). */
 enum {

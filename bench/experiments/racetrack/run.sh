@@ -10,19 +10,23 @@
 #           (P_cache, P_ideal, P_rm for every CTA cap 1..8) and the
 #           profiling run that feeds the liang layout.
 # Usage: bash bench/experiments/racetrack/run.sh [OUT] [--only mao|liang]
-#        [--size tiny|small|medium] [-j N]
+#        [--size tiny|small|medium] [--sweep-size tiny|small|medium] [-j N]
+# --size is the size of the main comparisons and the TLP driver (default
+# small); --sweep-size that of Mao's port, write-buffer and scheduler sweeps
+# (default tiny, to keep the whole experiment near an hour on 2 cores).
 # OUT defaults to out/racetrack. Finished runs are skipped (resume); a
 # failed run leaves OUT/jobs/NAME.err. Then: python3 summary.py OUT > OUT/report.md
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 out=$root/out/racetrack
-only="mao liang" size=small jobs=${J:-2}
+only="mao liang" size=small ssize=tiny jobs=${J:-2}
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then out=$1; shift; fi
 while [ $# -gt 0 ]; do
     case $1 in
     --only) only=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
+    --sweep-size) ssize=$2; shift 2 ;;
     -j) jobs=$2; shift 2 ;;
     *) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
@@ -31,25 +35,31 @@ gpusim=${GPUSIM:-$root/build/gpusim}
 [ -x "$gpusim" ] || { echo "build first: cmake -S $root -B $root/build && cmake --build $root/build -j2" >&2; exit 2; }
 export GPUSIM_CONFIG_DIR=${GPUSIM_CONFIG_DIR:-$root/configs}
 mkdir -p "$out/jobs" "$out/prof"
-echo "size=$size" > "$out/params"
+echo "size=$size sweep-size=$ssize" > "$out/params"
 
 queue=$out/queue.txt
 : > "$queue"
-# job NAME WORKLOAD ARGS...: one simulation, statistics in jobs/NAME.json
+# job NAME WORKLOAD ARGS...: one simulation at --size, statistics in
+# jobs/NAME.json; sjob: the same at --sweep-size
 job() {
     local name=$1 wl=$2; shift 2
     [ -s "$out/jobs/$name.json" ] && return 0
-    printf '%s\t%s\t%s\n' "$name" "$wl" "$*" >> "$queue"
+    printf '%s\t%s\t%s\t%s\n' "$name" "$wl" "$size" "$*" >> "$queue"
+}
+sjob() {
+    local name=$1 wl=$2; shift 2
+    [ -s "$out/jobs/$name.json" ] && return 0
+    printf '%s\t%s\t%s\t%s\n' "$name" "$wl" "$ssize" "$*" >> "$queue"
 }
 run_queue() {
     [ -s "$queue" ] || return 0
     echo "racetrack: $(wc -l < "$queue") runs, $jobs at a time" >&2
     # shellcheck disable=SC2016
     tr '\n' '\0' < "$queue" | xargs -0 -P "$jobs" -I{} bash -c '
-        IFS=$'"'"'\t'"'"' read -r name wl args <<< "$1"
-        if "$2" run "$wl" --size "$3" -q --threads 1 $args --stats "$4/jobs/$name.tmp" 2> "$4/jobs/$name.err"; then
+        IFS=$'"'"'\t'"'"' read -r name wl sz args <<< "$1"
+        if "$2" run "$wl" --size "$sz" -q --threads 1 $args --stats "$4/jobs/$name.tmp" 2> "$4/jobs/$name.err"; then
             mv "$4/jobs/$name.tmp" "$4/jobs/$name.json"; rm -f "$4/jobs/$name.err"
-        else echo "racetrack: $name failed (see $4/jobs/$name.err)" >&2; fi' _ {} "$gpusim" "$size" "$out"
+        else echo "racetrack: $name failed (see $4/jobs/$name.err)" >&2; fi' _ {} "$gpusim" unused "$out"
     : > "$queue"
 }
 
@@ -73,17 +83,18 @@ if [[ " $only " == *" mao "* ]]; then
         job "mao.rmws.$w" $w $MAO_RM -o rf.rm_layout=remap -o sched.policy=rmws $MAO_WB
     done
     for w in $MAO_SWEEP; do
-        for p in 1 2 8 16 32 64; do
-            job "mao.ports$p.$w" $w $MAO_RM -o rf.rm_layout=remap -o sched.policy=rmws $MAO_WB -o rf.rm_ports=$p
+        sjob "mao.ssram.$w" $w $MAO_BASE
+        for p in 1 2 4 8 16 32 64; do
+            sjob "mao.ports$p.$w" $w $MAO_RM -o rf.rm_layout=remap -o sched.policy=rmws $MAO_WB -o rf.rm_ports=$p
         done
-        for e in 1 4 8 16; do
-            job "mao.wb$((e * 16)).$w" $w $MAO_RM -o rf.rm_layout=remap -o sched.policy=rmws $MAO_WB \
+        for e in 1 2 4 8 16; do
+            sjob "mao.wb$((e * 16)).$w" $w $MAO_RM -o rf.rm_layout=remap -o sched.policy=rmws $MAO_WB \
                 -o rf.rm_wb_entries=$e
         done
         for s in 2 4; do
-            job "mao.s${s}_gto.$w" $w $MAO_BASE -o sm.n_sched=$s
-            job "mao.s${s}_rmws.$w" $w $MAO_RM -o sm.n_sched=$s -o rf.rm_layout=remap -o sched.policy=rmws $MAO_WB
-            job "mao.s${s}_rmws_wrr.$w" $w $MAO_RM -o sm.n_sched=$s -o rf.rm_layout=warp_reg_remap \
+            sjob "mao.s${s}_gto.$w" $w $MAO_BASE -o sm.n_sched=$s
+            sjob "mao.s${s}_rmws.$w" $w $MAO_RM -o sm.n_sched=$s -o rf.rm_layout=remap -o sched.policy=rmws $MAO_WB
+            sjob "mao.s${s}_rmws_wrr.$w" $w $MAO_RM -o sm.n_sched=$s -o rf.rm_layout=warp_reg_remap \
                 -o sched.policy=rmws $MAO_WB
         done
     done

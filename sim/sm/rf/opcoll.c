@@ -181,6 +181,38 @@ uint32_t opcoll_issue(struct opcoll *oc, const struct pipe_op *op, cycle_t now)
     return u;
 }
 
+/* Queue source i of op (unit u) at its bank. */
+static inline void queue_read(struct opcoll *oc, uint32_t u, const struct pipe_op *op, uint32_t i)
+{
+    uint32_t bank = rf_bank_of(&oc->rf, op->warp, op->src[i]);
+    SIM_DEBUG_ASSERT(bank < oc->n_banks, "rf policy %s: bank %u of %u", oc->rf.ops->name, bank, oc->n_banks);
+    struct oc_bankq *b = &oc->banks[bank];
+    uint32_t cap = oc->n_units * PIPE_MAX_SRC;
+    SIM_ASSERT(b->n < cap, "opcoll: bank queue overflow");
+    b->q[(b->head + b->n) % cap] = (struct oc_read){(uint16_t)u, op->src[i]};
+    b->n++;
+    oc->bank_mask |= 1ull << bank;
+}
+
+/* NOTE(read-forward): with a policy that serves some reads elsewhere (a
+ * racetrack write buffer), those get no bank request and count as read,
+ * ready at now + 1. Kept out of the SRAM path. */
+static __attribute__((noinline)) void queue_reads_fwd(struct opcoll *oc, uint32_t u, const struct pipe_op *op,
+                                                      cycle_t now)
+{
+    struct oc_unit *cu = &oc->units[u];
+    for (uint32_t i = 0; i < op->n_src; i++) {
+        if (!oc->rf.fwd_fn(oc->rf.ps, op->warp, op->src[i], now)) {
+            queue_read(oc, u, op, i);
+            continue;
+        }
+        if (--cu->n_pending == 0)
+            oc->collected |= 1ull << u;
+        if (cu->ready_at < now + 1)
+            cu->ready_at = now + 1;
+    }
+}
+
 /* Allocate a free unit of set k to op at cycle now and queue its reads. */
 static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *op, cycle_t now)
 {
@@ -202,27 +234,11 @@ static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *o
     cu->seq = oc->seq++;
     if (!op->n_src)
         oc->collected |= 1ull << u;
-    for (uint32_t i = 0; i < op->n_src; i++) {
-        /* NOTE(read-forward): a policy may serve the read elsewhere (a
-         * racetrack write buffer): no bank request, ready the next cycle. */
-        if (oc->rf.fwd_fn && oc->rf.fwd_fn(oc->rf.ps, op->warp, op->src[i], now)) {
-            if (--cu->n_pending == 0) {
-                cu->ready_at = now + 1;
-                oc->collected |= 1ull << u;
-            } else if (cu->ready_at < now + 1) {
-                cu->ready_at = now + 1;
-            }
-            continue;
-        }
-        uint32_t bank = rf_bank_of(&oc->rf, op->warp, op->src[i]);
-        SIM_DEBUG_ASSERT(bank < oc->n_banks, "rf policy %s: bank %u of %u", oc->rf.ops->name, bank, oc->n_banks);
-        struct oc_bankq *b = &oc->banks[bank];
-        uint32_t cap = oc->n_units * PIPE_MAX_SRC;
-        SIM_ASSERT(b->n < cap, "opcoll: bank queue overflow");
-        b->q[(b->head + b->n) % cap] = (struct oc_read){(uint16_t)u, op->src[i]};
-        b->n++;
-        oc->bank_mask |= 1ull << bank;
-    }
+    if (__builtin_expect(oc->rf.fwd_fn != NULL, 0))
+        queue_reads_fwd(oc, u, op, now);
+    else
+        for (uint32_t i = 0; i < op->n_src; i++)
+            queue_read(oc, u, op, i);
     oc->reads_queued += cu->n_pending;
     oc->n_busy[k]++;
     return u;

@@ -106,7 +106,10 @@ bool rf_write(struct rf *rf, uint32_t warp, const uint16_t *regs, uint32_t n, cy
         }
     }
     uint32_t s = (uint32_t)(start - t0);
-    if (rf->acc[s] + distinct + (rf->hold ? rf_held_(rf, start) : 0) > rf->max_acc)
+    uint32_t used = rf->acc[s] + distinct;
+    if (__builtin_expect(rf->hold, 0))
+        used += rf_held_(rf, start);
+    if (used > rf->max_acc)
         return false;
     /* NOTE(same-bank-writes): two destination registers in one bank (only
      * possible with vector loads or tiny bank counts) are written one after

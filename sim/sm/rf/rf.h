@@ -322,7 +322,9 @@ static inline uint32_t rf_held_(const struct rf *rf, cycle_t tick)
 static inline bool rf_port_free(struct rf *rf, cycle_t tick)
 {
     uint32_t used = rf->acc[rf_sub_tick_(rf, tick)];
-    return (rf->hold ? used + rf_held_(rf, tick) : used) < rf->max_acc;
+    if (__builtin_expect(rf->hold, 0))
+        used += rf_held_(rf, tick);
+    return used < rf->max_acc;
 }
 
 /* RF ticks of one access (the policy's access hook or its fixed times). */
