@@ -331,8 +331,11 @@ static void t_score(void)
     op.src[1] = 1;  /* warp 5: bank 6: pairs w0 r6, w1 r5, ..., w5 r1: i = 5, row 5 */
     TAP_EQ_U64(rf_score(&rf, 5, &op), 5, "both operands 5 rows from the tracks at row 0: score 5");
     fq_set(&q, 0, 3, 13, 0); /* newest queued read of bank 0: w3 r13 at row 3 */
+    TAP_EQ_U64(rf_score(&rf, 5, &op), 5, "the snapshot of this cycle's issue stage is kept until the next tick");
+    rf_tick(&rf, 1); /* next cycle: a new snapshot */
     TAP_EQ_U64(rf_score(&rf, 5, &op), 5, "bank 0 will be at row 3 (2 away), bank 6 still 5: score 5");
     fq_set(&q, 6, 4, 2, 0); /* bank 6 newest: w4 r2 at row 4 */
+    rf_tick(&rf, 2);
     TAP_EQ_U64(rf_score(&rf, 5, &op), 2, "now max(2, 1) = 2");
     op.n_src = 0;
     TAP_EQ_U64(rf_score(&rf, 5, &op), 0, "no register operand: score 0");

@@ -52,6 +52,7 @@ void rf_init(struct rf *rf, const struct rf_cfg *cfg, const struct rf_policy_ops
                                                                  : (uint32_t)cfg->max_bank_accesses_per_cycle;
     rf->acc_cycle = CYCLE_NEVER;
     rf->hold = cfg->busy_holds_slot;
+    rf->held_tick = CYCLE_NEVER;
     stat_hist_init(&rf->st.reads_by_bank, rf->n_banks, 1);
     stat_hist_init(&rf->st.writes_by_bank, rf->n_banks, 1);
     stat_hist_init(&rf->st.busy_by_bank, rf->n_banks, 1);

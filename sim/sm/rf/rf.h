@@ -222,6 +222,8 @@ struct rf {
     uint32_t mult;                   /* RF ticks per pipeline cycle (rf.clock_mult) */
     uint32_t max_acc;                /* accesses that may start per RF tick */
     bool hold;                       /* rf.busy_holds_slot */
+    cycle_t held_tick;               /* RF tick held_n was counted for (NOTE(held-cache)) */
+    uint32_t held_n;                 /* banks holding a slot at held_tick */
     cycle_t acc_cycle;               /* pipeline cycle acc[] counts for */
     uint32_t acc[RF_MAX_CLOCK_MULT]; /* accesses started at tick acc_cycle * mult + i */
     rf_queue_front_fn qfront;        /* the collector's read queues (may be NULL) */
@@ -311,11 +313,17 @@ static inline uint32_t rf_sub_tick_(struct rf *rf, cycle_t tick)
 
 /* Banks still busy at `tick` with an access started before it (they hold
  * a slot every tick under rf.busy_holds_slot). */
-static inline uint32_t rf_held_(const struct rf *rf, cycle_t tick)
+static inline uint32_t rf_held_(struct rf *rf, cycle_t tick)
 {
+    /* NOTE(held-cache): accesses that start at `tick` do not change the
+     * count for `tick` (start < tick), so it is computed once per tick */
+    if (rf->held_tick == tick)
+        return rf->held_n;
     uint32_t n = 0;
     for (uint32_t b = 0; b < rf->n_banks; b++)
         n += rf->bank[b].start < tick && rf->bank[b].busy_until > tick;
+    rf->held_tick = tick;
+    rf->held_n = n;
     return n;
 }
 /* May another access start at RF tick `tick` (per-tick access limit)? */

@@ -133,18 +133,34 @@ struct rm {
     uint32_t S;            /* schedulers (bank subsets under warp_reg_remap) */
     uint32_t W, R;         /* warp slots and registers mapped */
     uint32_t *off;         /* [W * R] row offset of (warp, reg) */
+    uint8_t *btab;         /* [W * R] bank of (warp, reg) */
     uint32_t cap_off;      /* allocated entries of off */
     uint32_t init_pos[RF_MAX_BANKS]; /* position of each bank at kernel start */
     bool direct_next;      /* the writeback in progress is a direct write (stats) */
     uint32_t n_launch;     /* kernel starts on this SM so far (profile record index) */
     struct rm_bank bank[RF_MAX_BANKS];
+    uint64_t wb_mask;      /* banks with buffered entries (bit b) */
+    uint64_t chk_mask;     /* piggyback: banks whose track moved or got an entry since rm_tick found
+                              nothing aligned there (NOTE(rm-chk)) */
+    /* NOTE(rm-snapshot): RMWS reference rows of every bank for the issue
+     * stage of cycle snap_cycle (spec 3.8: all schedulers score from the
+     * state at the start of the cycle's issue) */
+    uint32_t ref[RF_MAX_BANKS];
+    bool snap_valid;
     struct rm_prof *prof;  /* move-count recorder (rf.rm_profile_out), or NULL */
     struct rm_stats st;
 };
 
 /* ------------------------------------------------------------ mapping */
 
-static inline uint32_t rm_bank(const struct rm *m, uint32_t w, uint32_t r) { return rm_bank_fn(m->B, m->S, w, r); }
+/* NOTE(rm-bank-table): the bank of every (warp, register) of the kernel is
+ * tabulated at kernel start (the formula divides by the bank count). */
+static inline uint32_t rm_bank(const struct rm *m, uint32_t w, uint32_t r)
+{
+    if (w < m->W && r < m->R)
+        return m->btab[(size_t)w * m->R + r];
+    return rm_bank_fn(m->B, m->S, w, r);
+}
 
 static uint32_t rm_bank_of(void *ps, uint32_t warp, uint32_t reg) { return rm_bank(ps, warp, reg); }
 
@@ -271,6 +287,7 @@ static void rm_sync(struct rm *m, uint32_t b, cycle_t upto)
         uint32_t d = tgt > bk->pos ? tgt - bk->pos : bk->pos - tgt;
         uint32_t mv = steps < d ? (uint32_t)steps : d;
         bk->pos = tgt > bk->pos ? bk->pos + mv : bk->pos - mv;
+        m->chk_mask |= 1ull << b;
         m->st.preshift_steps += mv;
         m->st.all_steps += mv;
         /* whole steps only: the remainder of a partial step is kept */
@@ -295,6 +312,7 @@ static uint32_t rm_access(void *ps, uint32_t b, uint32_t warp, uint32_t reg, boo
         rm_prof_move(m->prof, b, warp, reg);
     if (!m->ideal)
         bk->pos = o;
+    m->chk_mask |= 1ull << b;
     uint32_t k = d * m->ts + (is_write ? m->tw : m->tr);
     bk->synced = tick + k;
     m->st.shift_steps += d;
@@ -320,10 +338,12 @@ static int rm_wb_find(const struct rm_bank *bk, uint32_t w, uint32_t r)
     return -1;
 }
 
-static void rm_wb_remove(struct rm_bank *bk, uint32_t i)
+static void rm_wb_remove(struct rm *m, uint32_t b, uint32_t i)
 {
+    struct rm_bank *bk = &m->bank[b];
     memmove(&bk->wb[i], &bk->wb[i + 1], (bk->wb_n - i - 1) * sizeof bk->wb[0]);
-    bk->wb_n--;
+    if (--bk->wb_n == 0)
+        m->wb_mask &= ~(1ull << b);
 }
 
 /* Write buffered entry e of bank b to the bank at RF tick t (free bank,
@@ -338,7 +358,8 @@ static uint32_t rm_write_entry(struct rm *m, uint32_t b, uint32_t e, cycle_t t)
         rm_prof_move(m->prof, b, x.warp, x.reg);
     if (!m->ideal)
         bk->pos = x.off;
-    rm_wb_remove(bk, e);
+    m->chk_mask |= 1ull << b;
+    rm_wb_remove(m, b, e);
     rf_policy_write(m->rf, b, t, k);
     bk->synced = t + k;
     m->st.shift_steps += d;
@@ -426,6 +447,8 @@ static enum rf_wb_action rm_on_writeback(void *ps, uint32_t warp, const uint16_t
             m->st.wb_voided++;
         } else {
             bk->wb[bk->wb_n++] = (struct rm_wbe){(uint16_t)warp, regs[i], rm_off(m, warp, regs[i]), t0};
+            m->wb_mask |= 1ull << b;
+            m->chk_mask |= 1ull << b;
             if (bk->wb_n > m->st.wb_peak)
                 m->st.wb_peak = bk->wb_n;
         }
@@ -440,7 +463,8 @@ static bool rm_read_forward(void *ps, uint32_t warp, uint32_t reg, cycle_t now)
     struct rm *m = ps;
     if (!m->fwd)
         return false;
-    if (rm_wb_find(&m->bank[rm_bank(m, warp, reg)], warp, reg) < 0)
+    uint32_t b = rm_bank(m, warp, reg);
+    if (!(m->wb_mask >> b & 1) || rm_wb_find(&m->bank[b], warp, reg) < 0)
         return false;
     m->st.wb_reads++;
     m->st.wb_all_reads++;
@@ -476,12 +500,19 @@ static cycle_t rm_tick(void *ps, cycle_t now)
 {
     struct rm *m = ps;
     struct rf *rf = m->rf;
+    m->snap_valid = false; /* NOTE(rm-snapshot): the issue stage of cycle now comes next */
     if (!m->wb_cap)
         return CYCLE_NEVER;
     bool ahead = m->wb_pol == RF_RM_WB_PRIORITY;
     cycle_t w0 = rf_tick_of(rf, ahead ? now + 1 : now), w1 = w0 + rf->mult;
     cycle_t next = CYCLE_NEVER;
-    for (uint32_t b = 0; b < m->B; b++) {
+    /* NOTE(rm-chk): under piggyback a bank whose entries are all off the
+     * track stays so until an access moves the track (rm_access) or an
+     * entry arrives (or a preshift moves it, rm_sync); rm_tick skips it
+     * until then. */
+    uint64_t visit = ahead ? m->wb_mask : m->wb_mask & m->chk_mask;
+    for (uint64_t mk = visit; mk; mk &= mk - 1) {
+        uint32_t b = (uint32_t)__builtin_ctzll(mk);
         struct rm_bank *bk = &m->bank[b];
         while (bk->wb_n) {
             cycle_t t = rf->bank[b].busy_until > w0 ? rf->bank[b].busy_until : w0;
@@ -501,8 +532,10 @@ static cycle_t rm_tick(void *ps, cycle_t now)
             if (m->preshift)
                 rm_sync(m, b, t);
             int e = rm_drain_pick(m, b);
-            if (e < 0)
-                break; /* waits for an access or an empty queue: both are SM events */
+            if (e < 0) {
+                m->chk_mask &= ~(1ull << b); /* nothing aligned: wait for the track (NOTE(rm-chk)) */
+                break;
+            }
             if (rm_write_entry(m, b, (uint32_t)e, t))
                 m->st.wb_drains++;
             else
@@ -521,15 +554,20 @@ static uint32_t rm_score(void *ps, uint32_t warp, const struct pipe_op *op)
     struct rm *m = ps;
     if (m->ideal)
         return 0;
+    if (!m->snap_valid) {
+        for (uint32_t b = 0; b < m->B; b++) {
+            uint32_t qw, qr;
+            cycle_t since;
+            m->ref[b] = rf_queue_peek(m->rf, b, true, &qw, &qr, &since) ? rm_off(m, qw, qr) : m->bank[b].pos;
+        }
+        m->snap_valid = true;
+    }
     uint32_t best = 0;
     for (uint32_t i = 0; i < op->n_src; i++) {
         uint32_t r = op->src[i], b = rm_bank(m, warp, r);
-        if (m->fwd && rm_wb_find(&m->bank[b], warp, r) >= 0)
+        if (m->fwd && (m->wb_mask >> b & 1) && rm_wb_find(&m->bank[b], warp, r) >= 0)
             continue;
-        uint32_t qw, qr, ref;
-        cycle_t since;
-        ref = rf_queue_peek(m->rf, b, true, &qw, &qr, &since) ? rm_off(m, qw, qr) : m->bank[b].pos;
-        uint32_t o = rm_off(m, warp, r), d = o > ref ? o - ref : ref - o;
+        uint32_t o = rm_off(m, warp, r), ref = m->ref[b], d = o > ref ? o - ref : ref - o;
         if (d > best)
             best = d;
     }
@@ -556,7 +594,7 @@ static void rm_warp_exit(void *ps, uint32_t warp, cycle_t now)
         struct rm_bank *bk = &m->bank[b];
         for (uint32_t i = 0; i < bk->wb_n;)
             if (bk->wb[i].warp == warp) {
-                rm_wb_remove(bk, i);
+                rm_wb_remove(m, b, i);
                 m->st.wb_dead++;
             } else {
                 i++;
@@ -575,13 +613,19 @@ static void rm_kernel_start(void *ps, const struct rf_kernel_info *ki)
     size_t need = (size_t)m->W * m->R;
     if (need > m->cap_off) {
         free(m->off);
+        free(m->btab);
         m->off = xcalloc(need ? need : 1, sizeof *m->off);
+        m->btab = xcalloc(need ? need : 1, sizeof *m->btab);
         m->cap_off = (uint32_t)need;
     }
+    for (uint32_t w = 0; w < m->W; w++)
+        for (uint32_t r = 0; r < m->R; r++)
+            m->btab[(size_t)w * m->R + r] = (uint8_t)rm_bank_fn(m->B, m->S, w, r);
     if (m->prof)
         rm_prof_kernel(m->prof, ki, m->B, m->S);
     rm_layout_build(m, ki);
     m->n_launch++;
+    m->snap_valid = false;
     for (uint32_t b = 0; b < m->B; b++) {
         SIM_ASSERT(m->bank[b].wb_n == 0, "rf rm: bank %u starts a kernel with %u buffered writes", b,
                    m->bank[b].wb_n);
@@ -627,6 +671,7 @@ static void rm_destroy(void *ps)
     stat_hist_fini(&m->st.dist);
     stat_hist_fini(&m->st.score);
     free(m->off);
+    free(m->btab);
     free(m);
 }
 
