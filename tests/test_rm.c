@@ -231,6 +231,17 @@ static void t_write_buffer(void)
     rf_check(&rf);
     rf_fini(&rf);
 
+    /* A direct write (aligned, idle, empty queue) while the buffer holds an
+     * older value of the same register: the older one is voided. */
+    rf_init(&rf, &c, NULL, NULL);
+    kstart(&rf, 2, 20, 1);
+    TAP_OK(rf_write(&rf, 0, &r16, 1, 0) && rf.st.writes == 0, "w0 r16 (row 1) buffered at cycle 0");
+    TAP_EQ_U64(rf_read(&rf, 0, 0, 16, 1), 3, "a read of w0 r16 moves the track to row 1: ready at 3");
+    TAP_OK(rf_write(&rf, 0, &r16, 1, 5) && rf.st.writes == 1, "w0 r16 again at cycle 5: aligned, written directly");
+    TAP_EQ_U64(stat_of(&rf, "rm_wb_voided"), 1, "the buffered older value is voided");
+    TAP_OK(!rf.fwd_fn(rf.ps, 0, 16, 5), "the buffer no longer holds w0 r16");
+    rf_fini(&rf);
+
     /* Piggyback with a queued read: only an aligned entry is written. */
     struct fq q;
     memset(&q, 0, sizeof q);
@@ -250,21 +261,22 @@ static void t_write_buffer(void)
 
     /* Overflow (piggyback) and full stall (priority). */
     rf_init(&rf, &c, NULL, NULL);
-    kstart(&rf, 2, 20, 1);
-    uint16_t a[3] = {16, 15, 0}; /* w0 r16 (row 1), w1 r15 (row 2), w0 r0 (row 0): all bank 0 */
+    kstart(&rf, 3, 20, 1);
+    /* W = 3: bank 0 rows w0 r0 0, w0 r16 1, w1 r15 2, w2 r14 3 */
+    uint16_t a[3] = {16, 15, 14}; /* w0 r16 (row 1), w1 r15 (row 2), w2 r14 (row 3): all bank 0 */
     TAP_OK(rf_write(&rf, 0, &a[0], 1, 0) && rf_write(&rf, 1, &a[1], 1, 0), "two entries in bank 0");
-    TAP_OK(rf_write(&rf, 0, &a[2], 1, 1), "a third value for bank 0 at cycle 1 (aligned, but the buffer is not empty)");
+    TAP_OK(rf_write(&rf, 2, &a[2], 1, 1), "a third value for bank 0 at cycle 1 (row 3, not aligned)");
     TAP_EQ_U64(stat_of(&rf, "rm_wb_overflow"), 1, "piggyback, buffer full: the entry nearest the track is forced out");
     TAP_EQ_U64(rf.st.writes, 1, "... one bank write: w0 r16 (row 1, 1 step from row 0)");
     TAP_OK(rf.bank[0].busy_until == 1 + 1 + 2, "forced at tick 1: 1 shift + 2 write ticks, busy to 4");
     TAP_EQ_U64(rf.st.wb_taken, 3, "the new value took the freed entry");
-    TAP_OK(rf.fwd_fn(rf.ps, 0, 0, 1) && !rf.fwd_fn(rf.ps, 0, 16, 1), "buffer now holds w0 r0, not w0 r16");
+    TAP_OK(rf.fwd_fn(rf.ps, 2, 14, 1) && !rf.fwd_fn(rf.ps, 0, 16, 1), "buffer now holds w2 r14, not w0 r16");
     rf_fini(&rf);
     c.rm_wb_policy = RF_RM_WB_PRIORITY;
     rf_init(&rf, &c, NULL, NULL);
-    kstart(&rf, 2, 20, 1);
+    kstart(&rf, 3, 20, 1);
     TAP_OK(rf_write(&rf, 0, &a[0], 1, 0) && rf_write(&rf, 1, &a[1], 1, 0), "priority: two entries in bank 0");
-    TAP_OK(!rf_write(&rf, 0, &a[2], 1, 0), "priority, buffer full: the writeback is refused");
+    TAP_OK(!rf_write(&rf, 2, &a[2], 1, 0), "priority, buffer full: the writeback is refused");
     TAP_EQ_U64(stat_of(&rf, "rm_wb_full"), 1, "counted as a full stall");
     /* Priority drains the oldest first, shifting: w0 r16 (row 1), then w1
      * r15 (row 2). The tick at the end of cycle 0 reserves the bank at the

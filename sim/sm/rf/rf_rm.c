@@ -374,7 +374,8 @@ static uint32_t rm_write_entry(struct rm *m, uint32_t b, uint32_t e, cycle_t t)
 
 /* NOTE(rm-wb-alloc): entries are taken at writeback, all registers of a
  * result or none. Direct write (Mao Q8): every destination bank free at
- * the cycle's first tick, no read queued there, the row under the ports. */
+ * the cycle's first tick, no read queued there, the row under the ports
+ * (whatever else the buffer holds). */
 static enum rf_wb_action rm_on_writeback(void *ps, uint32_t warp, const uint16_t *regs, uint32_t n, cycle_t now)
 {
     struct rm *m = ps;
@@ -393,7 +394,7 @@ static enum rf_wb_action rm_on_writeback(void *ps, uint32_t warp, const uint16_t
         if (m->preshift)
             rm_sync(m, b, t0);
         if (!(rf_bank_free(m->rf, b, t0) && !rf_queue_peek(m->rf, b, false, &qw, &qr, &since) &&
-              (m->ideal || bk->pos == rm_off(m, warp, regs[i])) && bk->wb_n == 0))
+              (m->ideal || bk->pos == rm_off(m, warp, regs[i]))))
             direct = false;
         if (!(m->voidw && rm_wb_find(bk, warp, regs[i]) >= 0))
             need[b]++;
@@ -401,6 +402,17 @@ static enum rf_wb_action rm_on_writeback(void *ps, uint32_t warp, const uint16_t
             fits = false;
     }
     if (direct) {
+        /* an older buffered value of the same register is overwritten by
+         * this one: it is voided, never written (with or without
+         * rf.rm_wb_void: the bank now holds the newer value) */
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t b = rm_bank(m, warp, regs[i]);
+            int e = (m->wb_mask >> b & 1) ? rm_wb_find(&m->bank[b], warp, regs[i]) : -1;
+            if (e >= 0) {
+                rm_wb_remove(m, b, (uint32_t)e);
+                m->st.wb_voided++;
+            }
+        }
         m->direct_next = true;
         return RF_WB_BANKS;
     }
