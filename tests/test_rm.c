@@ -242,6 +242,17 @@ static void t_write_buffer(void)
     TAP_OK(!rf.fwd_fn(rf.ps, 0, 16, 5), "the buffer no longer holds w0 r16");
     rf_fini(&rf);
 
+    /* A result with more registers for one bank than the buffer has
+     * entries (NOTE(rm-through)) goes through the bank as overflows. */
+    rf_init(&rf, &c, NULL, NULL);
+    kstart(&rf, 2, 40, 1);
+    uint16_t wide[3] = {0, 16, 32}; /* w0: all bank 0, rows 0, 1, 2 */
+    TAP_OK(rf_write(&rf, 0, wide, 3, 0), "a 3-register result for bank 0 (2 entries) is accepted");
+    TAP_EQ_U64(rf.st.writes, 3, "... written through the bank");
+    TAP_EQ_U64(stat_of(&rf, "rm_wb_overflow"), 3, "... as 3 overflows");
+    TAP_EQ_U64(rf.bank[0].busy_until, 2 + (1 + 2) + (1 + 2), "rows 0, 1, 2 one after the other: 2 + 3 + 3 ticks");
+    rf_fini(&rf);
+
     /* Piggyback with a queued read: only an aligned entry is written. */
     struct fq q;
     memset(&q, 0, sizeof q);

@@ -137,6 +137,7 @@ struct rm {
     uint32_t cap_off;      /* allocated entries of off */
     uint32_t init_pos[RF_MAX_BANKS]; /* position of each bank at kernel start */
     bool direct_next;      /* the writeback in progress is a direct write (stats) */
+    bool through_next;     /* the writeback in progress goes through the banks as an overflow (stats) */
     uint32_t n_launch;     /* kernel starts on this SM so far (profile record index) */
     struct rm_bank bank[RF_MAX_BANKS];
     uint64_t wb_mask;      /* banks with buffered entries (bit b) */
@@ -327,6 +328,8 @@ static uint32_t rm_access(void *ps, uint32_t b, uint32_t warp, uint32_t reg, boo
     stat_hist_add(&m->st.dist, d);
     if (is_write && m->direct_next)
         m->st.wb_direct++;
+    else if (is_write && m->through_next)
+        m->st.wb_overflow++;
     return k;
 }
 
@@ -380,6 +383,7 @@ static enum rf_wb_action rm_on_writeback(void *ps, uint32_t warp, const uint16_t
 {
     struct rm *m = ps;
     m->direct_next = false;
+    m->through_next = false;
     if (!m->wb_cap)
         return RF_WB_BANKS;
     cycle_t t0 = rf_tick_of(m->rf, now);
@@ -417,6 +421,20 @@ static enum rf_wb_action rm_on_writeback(void *ps, uint32_t warp, const uint16_t
         return RF_WB_BANKS;
     }
     if (!fits) {
+        /* NOTE(rm-through): a result with more registers for one bank than
+         * forcing one entry out can make room for (wide loads, tiny
+         * buffers) is written through the banks, as an overflow; so is any
+         * result that can never fit. Without it such a writeback would wait
+         * forever. */
+        bool through = false;
+        for (uint32_t b = 0; b < m->B; b++)
+            if (need[b] > m->wb_cap || (m->wb_pol == RF_RM_WB_PIGGYBACK && need[b] > 1 &&
+                                        m->bank[b].wb_n + need[b] > m->wb_cap))
+                through = true;
+        if (through) {
+            m->through_next = true;
+            return RF_WB_BANKS;
+        }
         if (m->wb_pol == RF_RM_WB_PRIORITY) {
             m->st.wb_full++;
             return RF_WB_REFUSE;
@@ -429,7 +447,7 @@ static enum rf_wb_action rm_on_writeback(void *ps, uint32_t warp, const uint16_t
          * next cycle). */
         for (uint32_t b = 0; b < m->B; b++)
             if (need[b] && m->bank[b].wb_n + need[b] > m->wb_cap &&
-                (need[b] > 1 || !rf_bank_free(m->rf, b, t0) || !rf_port_free(m->rf, t0))) {
+                (!rf_bank_free(m->rf, b, t0) || !rf_port_free(m->rf, t0))) {
                 m->st.wb_full++;
                 return RF_WB_REFUSE;
             }
