@@ -7,7 +7,7 @@
 #           warp-register remapping;
 #   liang - seed 002: 128 KB SRAM, 256 KB ideal RM, plain RM, +TLP, +mapping,
 #           +preshift on hotspot, btree, histo, mrig, with the TLP driver
-#           (P_cache, P_ideal, P_rm for every CTA cap 1..8) and the
+#           (P_cache, P_ideal, P_rm for every CTA cap 1..6) and the
 #           profiling run that feeds the liang layout.
 # Usage: bash bench/experiments/racetrack/run.sh [OUT] [--only mao|liang]
 #        [--size tiny|small|medium] [--sweep-size tiny|small|medium] [-j N]
@@ -111,7 +111,10 @@ if [[ " $only " == *" liang "* ]]; then
         job "li.sram.$w" $w $LI_SRAM
         job "li.ideal.$w" $w $LI_RM -o rf.rm_layout=ideal
         job "li.plain.$w" $w $LI_RM -o rf.rm_preshift=false
-        for n in 1 2 3 4 5 6 7 8; do # the TLP driver (spec 2.6): three profiles per CTA cap
+        # the TLP driver (spec 2.6): three profiles per CTA cap N; every CTA
+        # of these four workloads has 256 threads, so at most 1536 / 256 = 6
+        # are resident and caps 7 and 8 would repeat cap 6
+        for n in 1 2 3 4 5 6; do
             job "li.tlp_cache$n.$w" $w $LI_RM -o sm.max_cta=$n -o rf.rm_layout=ideal
             job "li.tlp_ideal$n.$w" $w $LI_RM -o sm.max_cta=$n -o rf.rm_layout=ideal -o l1d.perfect=true
             job "li.tlp_rm$n.$w" $w $LI_RM -o sm.max_cta=$n -o rf.rm_preshift=false -o l1d.perfect=true
