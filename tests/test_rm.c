@@ -326,6 +326,9 @@ static void t_preshift(void)
         TAP_EQ_U64(ready, pre ? 3 + 2 + 1 : 3 + 5 + 1, pre ? "preshift: ready at 3 + 2 + 1" : "no preshift: 3 + 5 + 1");
         TAP_EQ_U64(stat_of(&rf, "rm_preshift_steps"), pre ? 3 : 0, "preshift steps");
         TAP_EQ_U64(stat_of(&rf, "rm_shift_steps"), pre ? 2 : 5, "demand steps");
+        /* queued at cycle 0, competing from tick 1, granted at 3: 2 ticks of
+         * queueing + the demand shift */
+        TAP_EQ_U64(stat_of(&rf, "rm_wait_ticks"), pre ? 2 + 2 : 2 + 5, "waiting ticks: 2 queued + the shift");
         /* a target that appears later: preshift starts then, not before */
         fq_set(&q, 0, 0, 0, 10); /* w0 r0 at row 0, queued at cycle 10 */
         ready = rf_read(&rf, 0, 0, 0, 12);

@@ -137,6 +137,10 @@ if [[ " $only " == *" liang "* ]]; then
         job "li.map.$w" $w $LI_RM -o sm.max_cta=$n -o rf.rm_preshift=false -o rf.rm_layout=liang \
             -o rf.rm_profile_in="$out/prof/$w"
         job "li.full.$w" $w $LI_RM -o sm.max_cta=$n -o rf.rm_layout=liang -o rf.rm_profile_in="$out/prof/$w"
+        # sensitivity (OQ-8): a busy bank holds its access slot only when it starts
+        job "li.plainfree.$w" $w $LI_RM -o rf.rm_preshift=false -o rf.busy_holds_slot=false
+        job "li.fullfree.$w" $w $LI_RM -o sm.max_cta=$n -o rf.rm_layout=liang -o rf.rm_profile_in="$out/prof/$w" \
+            -o rf.busy_holds_slot=false
     done
     run_queue
 fi

@@ -105,6 +105,8 @@ struct rm_stats {
     uint64_t wb_all_reads;   /* wb_reads + wb_drain_reads (energy) */
     uint64_t wb_full;        /* writebacks refused because the buffer was full (result-cycles) */
     uint64_t wb_dead;        /* buffered values dropped at their warp's exit (never written) */
+    uint64_t wait_ticks;     /* RF ticks reads waited from competing to their access, shift included */
+    uint64_t waits;          /* reads counted in wait_ticks */
     uint64_t wb_peak;        /* most entries buffered in one bank (entries) */
     uint64_t layout_eq33;    /* kernel starts laid out by Mao Eq. 3.3 */
     uint64_t layout_general; /* kernel starts laid out by the general interleave (Eq. 3.3 did not fit) */
@@ -326,6 +328,18 @@ static uint32_t rm_access(void *ps, uint32_t b, uint32_t warp, uint32_t reg, boo
             m->st.preshift_aligned++;
     }
     stat_hist_add(&m->st.dist, d);
+    if (!is_write) {
+        /* Mao's waiting cycles (Fig. 15): enqueue to the start of the read's
+         * own access, shift included; the request being granted is still the
+         * front of its queue */
+        uint32_t qw, qr;
+        cycle_t since;
+        if (rf_queue_peek(m->rf, b, false, &qw, &qr, &since) && qw == warp && qr == reg) {
+            cycle_t t_enq = rf_tick_of(m->rf, since + 1); /* reads compete from the cycle after queueing */
+            m->st.wait_ticks += (tick > t_enq ? tick - t_enq : 0) + (uint64_t)d * m->ts;
+            m->st.waits++;
+        }
+    }
     if (is_write && m->direct_next)
         m->st.wb_direct++;
     else if (is_write && m->through_next)
@@ -731,6 +745,9 @@ static void rm_stats_register(void *ps, struct stats *reg, const char *g, int i)
                   "write-buffer reads that move an entry to its bank");
     stats_counter(reg, g, i, "rm_wb_all_reads", &st->wb_all_reads, "write-buffer reads, operands + drains (energy)");
     stats_counter(reg, g, i, "rm_wb_full", &st->wb_full, "writebacks refused: write buffer full (result-cycles)");
+    stats_counter(reg, g, i, "rm_wait_ticks", &st->wait_ticks,
+                  "RF ticks reads waited from the tick they could compete to the end of their shift (Mao Fig. 15)");
+    stats_counter(reg, g, i, "rm_waits", &st->waits, "bank reads counted in rm_wait_ticks");
     stats_counter(reg, g, i, "rm_wb_dead", &st->wb_dead,
                   "buffered registers dropped at their warp's exit (dead values, never written)");
     stats_max(reg, g, i, "rm_wb_peak", &st->wb_peak, "most entries buffered in one bank");
