@@ -614,8 +614,18 @@ static void t_cfg(void)
     TAP_OK(ok, "every default parses");
     TAP_OK(rf2.n_banks == rf.n_banks && rf2.entries_per_bank == rf.entries_per_bank &&
                rf2.max_bank_accesses_per_cycle == rf.max_bank_accesses_per_cycle &&
-               rf2.reads_per_unit == rf.reads_per_unit && rf2.policy == rf.policy,
+               rf2.reads_per_unit == rf.reads_per_unit && rf2.policy == rf.policy &&
+               rf2.busy_holds_slot == rf.busy_holds_slot && rf2.rm_ports == rf.rm_ports &&
+               rf2.rm_domains == rf.rm_domains && rf2.rm_layout == rf.rm_layout &&
+               rf2.rm_read_ticks == rf.rm_read_ticks && rf2.rm_write_ticks == rf.rm_write_ticks &&
+               rf2.rm_shift_ticks == rf.rm_shift_ticks && rf2.rm_preshift == rf.rm_preshift &&
+               rf2.rm_wb_entries == rf.rm_wb_entries && rf2.rm_wb_policy == rf.rm_wb_policy &&
+               rf2.rm_wb_forward == rf.rm_wb_forward && rf2.rm_wb_void == rf.rm_wb_void &&
+               rf2.rm_group_cmp == rf.rm_group_cmp && rf2.rm_arrange == rf.rm_arrange &&
+               !strcmp(rf2.rm_profile_out, "none") && !strcmp(rf2.rm_profile_in, "none"),
            "rf key table defaults == rf_cfg_defaults");
+    free(rf2.rm_profile_out); /* string keys: the parser's copies */
+    free(rf2.rm_profile_in);
     TAP_OK(memcmp(&oc2, &oc, sizeof oc) == 0, "oc key table defaults == oc_cfg_defaults");
     TAP_OK(memcmp(&pc2, &pc, sizeof pc) == 0, "pipes key table defaults == pipes_cfg_defaults");
     oc.units[PIPE_SFU] = 0;
