@@ -23,8 +23,8 @@
  *    its queue (the write buffer's oldest entry first under the priority
  *    policy). It costs no access slot.
  *  - A write buffer of rf.rm_wb_entries entries per bank: a writeback is
- *    stored (RF_WB_TAKEN) unless its bank is idle, empty and aligned (then
- *    it is written directly, Mao Q8). Entries go to the bank later:
+ *    stored (RF_WB_TAKEN) unless its bank is idle, has no queued read and
+ *    has the row under the ports (then it is written directly, Mao Q8). Entries go to the bank later:
  *    piggyback (Mao: an entry whose row is under the ports is written with
  *    no shift whenever the bank is free) or priority (Liang: the oldest
  *    entry whenever the bank is free, shifting to it). Full: piggyback
