@@ -187,6 +187,20 @@ void wsched_on_l1(struct wsched *s, uint32_t w, uint32_t ev, uint64_t line_addr)
     s->pol->on_l1(s, &s->units[w % s->n_sched], w, ev, line_addr);
 }
 
+uint32_t wsched_gto_fill(const struct wsched *s, struct wsched_unit *u)
+{
+    uint32_t n = 0;
+    uint32_t g = u->last;
+    if (g != WSCHED_NONE && s->resident[g])
+        u->order[n++] = g;
+    else
+        g = WSCHED_NONE;
+    for (uint32_t i = 0; i < u->n_age; i++)
+        if (u->age[i] != g)
+            u->order[n++] = u->age[i];
+    return n;
+}
+
 enum wsched_why wsched_probe(struct wsched *s, uint32_t w)
 {
     if (s->why_turn[w] != s->turn) {

@@ -338,6 +338,10 @@ static inline uint32_t wsched_of(const struct wsched *s, uint32_t w) { return w 
 /* For policies: check(w) through the port, memoised within one scheduler
  * evaluation. Only valid inside wsched_tick. */
 enum wsched_why wsched_probe(struct wsched *s, uint32_t w);
+/* For policies: write GTO's order into u->order (the last issued warp if
+ * still resident, then every resident warp oldest first); returns the
+ * count. */
+uint32_t wsched_gto_fill(const struct wsched *s, struct wsched_unit *u);
 /* For policies: true when warp a is older than warp b ((CTA seq, warp id)). */
 static inline bool wsched_older(const struct wsched *s, uint32_t a, uint32_t b)
 {

@@ -41,15 +41,7 @@ static uint32_t gto_order(struct wsched *s, struct wsched_unit *u)
     struct gto_state *gs = u->pstate;
     if (gs->valid && gs->last == u->last)
         return gs->n;
-    uint32_t n = 0;
-    uint32_t g = u->last;
-    if (g != WSCHED_NONE && s->resident[g])
-        u->order[n++] = g;
-    else
-        g = WSCHED_NONE;
-    for (uint32_t i = 0; i < u->n_age; i++)
-        if (u->age[i] != g)
-            u->order[n++] = u->age[i];
+    uint32_t n = wsched_gto_fill(s, u);
     gs->last = u->last;
     gs->n = n;
     gs->valid = true;

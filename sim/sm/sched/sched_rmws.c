@@ -49,15 +49,7 @@ static void rmws_fini(struct wsched *s, struct wsched_unit *u)
 static uint32_t rmws_order(struct wsched *s, struct wsched_unit *u)
 {
     struct rmws_state *rs = u->pstate;
-    uint32_t n = 0;
-    uint32_t g = u->last;
-    if (g != WSCHED_NONE && s->resident[g])
-        u->order[n++] = g;
-    else
-        g = WSCHED_NONE;
-    for (uint32_t i = 0; i < u->n_age; i++)
-        if (u->age[i] != g)
-            u->order[n++] = u->age[i];
+    uint32_t n = wsched_gto_fill(s, u);
     const struct wsched_port *port = s->port;
     /* keys: the score of ready warps, UINT32_MAX for the others; a stable
      * insertion sort keeps GTO order among equal keys */
