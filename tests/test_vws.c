@@ -38,7 +38,7 @@
 static void test_iwl_est(void)
 {
     struct iwl_est e;
-    struct iwl_est_cfg c = {0.5, 4.0, 64, 10, false};
+    struct iwl_est_cfg c = {0.5, 4.0, 64, 10, false, 0};
     iwl_est_init(&e, &c, 8);
     /* Eq. 4.2: N_pred = ceil(0.5 x 4 CTAs x 2 warps / 2 SMs) = 2 */
     iwl_est_kernel_start(&e, 4, 2, 2, 8, 4, 128);
@@ -89,7 +89,7 @@ static void test_iwl_est(void)
     iwl_est_fini(&e);
 
     /* Eq. 4.3 and saturation */
-    struct iwl_est_cfg b = {0.1, 4.0, 8192, 2, true};
+    struct iwl_est_cfg b = {0.1, 4.0, 8192, 2, true, 0};
     iwl_est_init(&e, &b, 4);
     iwl_est_kernel_start(&e, 1, 1, 15, 4, 8, 128);
     TAP_EQ_U64(e.n_pred, 1, "N_pred >= 1");
@@ -101,6 +101,20 @@ static void test_iwl_est(void)
     TAP_EQ_U64(e.n_act, 3, "basic: N_act = ceil(8 lines / WS 3) = 3 (Eq. 4.3)");
     iwl_est_kernel_start(&e, 1, 1, 15, 4, 8, 128);
     TAP_OK(e.stage == IWL_SAMPLING && e.n_act == 4 && !e.have_est, "kernel start resets stage, N_act, estimate");
+    iwl_est_fini(&e);
+
+    /* NOTE(vws-swl): static N_act from kernel start, capped at the resident warps; the estimate runs on */
+    struct iwl_est_cfg sw = {0.5, 4.0, 64, 10, false, 3};
+    iwl_est_init(&e, &sw, 8);
+    iwl_est_kernel_start(&e, 4, 2, 2, 8, 4, 128);
+    TAP_EQ_U64(e.n_act, 3, "static_nact 3: N_act = 3 from kernel start (no sampling stage)");
+    iwl_est_access(&e, 0, L(0), true);
+    iwl_est_warp_done(&e, 0, 10);
+    iwl_est_access(&e, 1, L(1), true);
+    TAP_OK(!iwl_est_warp_done(&e, 1, 20), "static: a post-sampling completion does not change N_act");
+    TAP_OK(e.stage == IWL_POST && e.n_act == 3 && e.ws == 1.0, "static: stage and WS still follow Eq. 4.1, N_act stays 3");
+    iwl_est_kernel_start(&e, 4, 2, 2, 2, 4, 128);
+    TAP_EQ_U64(e.n_act, 2, "static_nact 3 with 2 resident warps: N_act = 2");
     iwl_est_fini(&e);
 }
 

@@ -9,7 +9,7 @@ source "$(dirname "$0")/../support/cli_lib.sh"
 
 expect_exit 0 "config --list works" -- "$GPUSIM" config --list
 for k in sched.throttle_mode sched.vws.alpha sched.vws.beta sched.vws.amt_entries sched.vws.counter_bits \
-         sched.vws.l1_cap sched.vws.progress_guard sched.vws.formula sched.ccws.vta_entries sched.ccws.vta_assoc sched.ccws.base_score \
+         sched.vws.l1_cap sched.vws.progress_guard sched.vws.static_nact sched.vws.formula sched.ccws.vta_entries sched.ccws.vta_assoc sched.ccws.base_score \
          sched.ccws.k_throttle sched.ccws.decay l1d.locality_stats l2.locality_stats; do
     contains "$TMP/out" "$k" "config --list shows $k"
 done
@@ -30,6 +30,7 @@ sched.throttle_mode = block_some
 sched.ccws.vta_entries = 12
 cta.policy = sequential
 sched.vws.formula = eq46
+sched.vws.static_nact = 300
 CFG
 expect_exit 2 "bad scheduler values fail with exit 2" -- "$GPUSIM" config --show "$TMP/bad.cfg"
 contains "$TMP/err" "bad.cfg:2" "policy error has file:line"
@@ -44,6 +45,8 @@ contains "$TMP/err" "bad.cfg:7" "vta_entries (not a multiple of vta_assoc 8) has
 contains "$TMP/err" "sched.ccws.vta_entries" "vta_entries error names the key"
 contains "$TMP/err" "bad.cfg:8" "cta.policy error has file:line"
 contains "$TMP/err" "bad.cfg:9" "formula error has file:line"
+contains "$TMP/err" "bad.cfg:10" "static_nact error has file:line"
+contains "$TMP/err" "sched.vws.static_nact" "static_nact error names the key"
 
 # Each policy on a cache-sensitive workload: runs, verifies, and gives the
 # same statistics for 1 and 2 host threads.
@@ -62,6 +65,18 @@ PY
     ok $? "$p: statistics identical for 1 and 2 threads"
 done
 grep -q '"sm.vws.nact"' "$TMP/vws.1.json"; ok $? "vws reports sm.vws.nact"
+
+# Static warp limiting (NOTE(vws-swl)): N_act fixed at 2 from kernel start; never more than 2 active warps.
+expect_exit 0 "iwl_intracl with static_nact = 2 runs atax" -- "$GPUSIM" run atax --size tiny -c fermi15-vws -q \
+    -o sim.mode=timing -o sched.policy=iwl_intracl -o sched.vws.static_nact=2 --threads 1 --stats "$TMP/swl.json"
+python3 - "$TMP/swl.json" "$TMP/iwl_intracl.1.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f))["stats"]["total"] for f in sys.argv[1:3])
+h = a["sm.vws.active_warps"]
+ok = h["max"] <= 2 and h["max"] >= 1 and a["sm.vws.nact"]["mean"] == 2 and a != b
+sys.exit(0 if ok else 1)
+PY
+ok $? "static_nact 2: at most 2 active warps, N_act 2 at every update, a different run from the estimator's"
 
 # The progress guard (NOTE(vws-progress)): spinlock under iwl with the guard at 1 mean warp lifetime
 # opens E; the run verifies, and its statistics do not depend on threads or on idle skipping.

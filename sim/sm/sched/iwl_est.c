@@ -45,6 +45,8 @@ void iwl_est_kernel_start(struct iwl_est *e, uint64_t grid_ctas, uint32_t warps_
     e->n_pred = np < 1.0 ? 1 : (uint64_t)np;
     e->n_max = max_resident;
     e->n_act = max_resident;
+    if (e->cfg.static_nact) /* NOTE(vws-swl): no sampling stage, no update */
+        e->n_act = e->cfg.static_nact < max_resident ? e->cfg.static_nact : max_resident;
     e->l1d_lines = l1d_lines;
     e->line_shift = (uint32_t)__builtin_ctz(line_bytes);
     e->stage = IWL_SAMPLING;
@@ -116,7 +118,8 @@ bool iwl_est_warp_done(struct iwl_est *e, uint32_t w, uint64_t now)
     if (e->stage != IWL_POST)
         return false;
     uint32_t old = e->n_act;
-    e->n_act = iwl_est_nact(e, e->ws, e->rr);
+    if (!e->cfg.static_nact)
+        e->n_act = iwl_est_nact(e, e->ws, e->rr);
     e->st.nact_sum += e->n_act;
     if (e->n_act > e->st.nact_max)
         e->st.nact_max = e->n_act;

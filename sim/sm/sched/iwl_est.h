@@ -39,6 +39,8 @@ struct iwl_est_cfg {
     uint32_t amt_entries;  /* AMT bits (entries, multiple of 64) */
     uint32_t counter_bits; /* width of miss_cnt / acc_cnt (bits, 1..32) */
     bool basic;            /* Eq. 4.3 (N_act = ceil(L1D_blocks / WS)) instead of Eq. 4.6 */
+    uint32_t static_nact;  /* > 0: N_act fixed at min(this, resident) from kernel start (warps;
+                              static warp limiting, NOTE(vws-swl)); the estimate still runs */
 };
 
 struct iwl_est_stats {

@@ -51,6 +51,9 @@ const struct cfg_key wsched_cfg_keys[] = {
      "iwl family: when the SM has issued this many times a finished warp's mean instruction count since the "
      "last warp exit, every warp is eligible until the next exit (a throttled lock holder must run; 0 = off; "
      "not in 000, docs/vws.md)"},
+    {"vws.static_nact", CFG_UINT, offsetof(struct wsched_cfg, vws_static_nact), 0, WSCHED_MAX_WARPS, "0", NULL,
+     "iwl family: fix N_act at this many warps from kernel start instead of Eq. 4.6/4.3 (static warp limiting, "
+     "Rogers 2012's SWL: an oracle bound for the estimator; 0 = off, the chapter's IWL; docs/vws.md)"},
     {"vws.l1_cap", CFG_UINT, offsetof(struct wsched_cfg, vws_l1_cap), 1, WSCHED_MAX_WARPS, "16", NULL,
      "vws: InterCL level-1 capacity per SM (warps; 000 ch. 4: 16)"},
     {"vws.formula", CFG_ENUM, offsetof(struct wsched_cfg, vws_formula), 0, 0, "rrdegr", wsched_formula_choices,
@@ -83,6 +86,7 @@ void wsched_cfg_defaults(struct wsched_cfg *c)
     c->vws_counter_bits = 10;
     c->vws_l1_cap = 16;
     c->vws_progress_guard = 8;
+    c->vws_static_nact = 0;
     c->vws_formula = WSCHED_IWL_RRDEGR;
     c->ccws_vta_entries = 16;
     c->ccws_vta_assoc = 8;

@@ -54,7 +54,8 @@ void iwl_sm_init(struct wsched *s)
 {
     struct iwl_sm *p = xcalloc(1, sizeof *p);
     struct iwl_est_cfg ec = {s->cfg.vws_alpha, s->cfg.vws_beta, (uint32_t)s->cfg.vws_amt_entries,
-                             (uint32_t)s->cfg.vws_counter_bits, s->cfg.vws_formula == WSCHED_IWL_BASIC};
+                             (uint32_t)s->cfg.vws_counter_bits, s->cfg.vws_formula == WSCHED_IWL_BASIC,
+                             (uint32_t)s->cfg.vws_static_nact};
     iwl_est_init(&p->est, &ec, s->max_warps);
     p->cta_major = s->cfg.policy != WSCHED_IWL;
     p->two_level = s->cfg.policy == WSCHED_VWS;
