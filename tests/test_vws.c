@@ -258,6 +258,7 @@ static uint32_t emask(const struct wsched *s)
 
 static void tweak_loads(struct wsched_cfg *c) { c->throttle_mode = WSCHED_BLOCK_LOADS; }
 static void tweak_cap2(struct wsched_cfg *c) { c->vws_l1_cap = 2; }
+static void tweak_spin4(struct wsched_cfg *c) { c->vws_spin_guard = 4; }
 
 static void test_eligible(void)
 {
@@ -297,6 +298,32 @@ static void test_eligible(void)
     set_post(&s, 3); /* the exit updated the estimate; pin N_act again */
     wsched_tick(&s, 2, &port);
     TAP_EQ_U64(emask(&s), 0x0d, "exit of slot 1: E = 0, 2, 3");
+    wsched_fini(&s);
+
+    /* NOTE(vws-spin) with a window of 4 instructions: E = {0}; the 5th instruction without an L1D access
+     * opens E to every warp for 4 instructions; an L1D access restarts the count */
+    mk(&s, WSCHED_IWL_INTRACL, tweak_spin4);
+    launch6(&s, &f);
+    set_post(&s, 1);
+    for (cycle_t t = 1; t <= 5; t++)
+        wsched_tick(&s, t, &port);
+    TAP_EQ_U64(((struct iwl_sm *)s.spstate)->spin_guard, 1, "spin guard: opened at the 5th instruction without an L1D access");
+    wsched_tick(&s, 6, &port);
+    TAP_EQ_U64(emask(&s), 0x3f, "spin guard: E = every warp");
+    for (cycle_t t = 7; t <= 9; t++)
+        wsched_tick(&s, t, &port);
+    wsched_tick(&s, 10, &port);
+    TAP_EQ_U64(emask(&s), 0x01, "spin guard: after 4 instructions the throttle resumes (E = slot 0)");
+    for (cycle_t t = 11; t <= 13; t++)
+        wsched_tick(&s, t, &port);
+    wsched_on_l1(&s, 0, L1D_EV_HIT, L(1));
+    for (cycle_t t = 14; t <= 17; t++)
+        wsched_tick(&s, t, &port);
+    TAP_OK(emask(&s) == 0x01 && ((struct iwl_sm *)s.spstate)->spin_guard == 1,
+           "an L1D access restarts the count: no second opening after 4 + 4 instructions");
+    wsched_on_l1(&s, 0, L1D_EV_OTHER, L(1));
+    wsched_tick(&s, 18, &port);
+    TAP_EQ_U64(((struct iwl_sm *)s.spstate)->spin_guard, 2, "a bypassing load or atomic (L1D_EV_OTHER) does not");
     wsched_fini(&s);
 
     /* block_loads: warps outside E issue non-loads but not loads */

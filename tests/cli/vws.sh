@@ -9,7 +9,7 @@ source "$(dirname "$0")/../support/cli_lib.sh"
 
 expect_exit 0 "config --list works" -- "$GPUSIM" config --list
 for k in sched.throttle_mode sched.vws.alpha sched.vws.beta sched.vws.amt_entries sched.vws.counter_bits \
-         sched.vws.l1_cap sched.vws.progress_guard sched.vws.static_nact sched.vws.formula sched.ccws.vta_entries sched.ccws.vta_assoc sched.ccws.base_score \
+         sched.vws.l1_cap sched.vws.progress_guard sched.vws.spin_guard sched.vws.static_nact sched.vws.formula sched.ccws.vta_entries sched.ccws.vta_assoc sched.ccws.base_score \
          sched.ccws.k_throttle sched.ccws.decay l1d.locality_stats l2.locality_stats; do
     contains "$TMP/out" "$k" "config --list shows $k"
 done
@@ -96,6 +96,26 @@ same = a["stats"] == b["stats"] == c["stats"] and a["timing"] == b["timing"] == 
 sys.exit(0 if opened and same else 1)
 PY
 ok $? "progress guard opened; statistics identical for 1/2 threads and sim.tick_every_cycle"
+
+# The spin guard (NOTE(vws-spin)) alone, with a 64-instruction window: spinlock's lock waiters spin on
+# atomics (no L1D access), so it opens; same statistics for 1/2 threads and idle skipping.
+for m in 1 2 t; do
+    extra="--threads 1"
+    [ "$m" = 2 ] && extra="--threads 2"
+    [ "$m" = t ] && extra="--threads 1 -o sim.tick_every_cycle=true"
+    expect_exit 0 "spinlock under iwl with spin_guard = 64 ($m)" -- "$GPUSIM" run spinlock --size tiny \
+        -c fermi15-vws -q -o sim.mode=timing -o sched.policy=iwl -o sched.vws.progress_guard=0 \
+        -o sched.vws.spin_guard=64 $extra --stats "$TMP/sg.$m.json"
+done
+python3 - "$TMP/sg.1.json" "$TMP/sg.2.json" "$TMP/sg.t.json" <<'PY'
+import json, sys
+a, b, c = (json.load(open(f)) for f in sys.argv[1:4])
+t = a["stats"]["total"]
+opened = t["sm.vws.spin_guard"]["total"] > 0 and t["sm.vws.progress_guard"]["total"] == 0
+same = a["stats"] == b["stats"] == c["stats"] and a["timing"] == b["timing"] == c["timing"]
+sys.exit(0 if opened and same else 1)
+PY
+ok $? "spin guard opened (progress guard off); statistics identical for 1/2 threads and sim.tick_every_cycle"
 grep -q '"sm.ccws.vta_hits"' "$TMP/ccws.1.json"; ok $? "ccws reports sm.ccws.vta_hits"
 
 expect_exit 0 "locality statistics on" -- "$GPUSIM" run bfs --size tiny -c fermi15-vws -q -o sim.mode=timing \

@@ -103,6 +103,7 @@ struct wsched_cfg {
     uint64_t vws_l1_cap;   /* sched.vws.l1_cap: InterCL level-1 capacity per SM (warps) */
     uint64_t vws_progress_guard; /* sched.vws.progress_guard: NOTE(vws-progress) factor (0 = off) */
     int vws_formula;       /* sched.vws.formula: enum wsched_iwl_formula */
+    uint64_t vws_spin_guard; /* sched.vws.spin_guard: NOTE(vws-spin) window (instructions; 0 = off) */
     uint64_t vws_static_nact; /* sched.vws.static_nact: fixed N_act (warps; 0 = the estimator's) */
     uint64_t ccws_vta_entries; /* sched.ccws.vta_entries: victim tags per warp (entries) */
     uint64_t ccws_vta_assoc;   /* sched.ccws.vta_assoc: ways per victim-tag set (entries) */

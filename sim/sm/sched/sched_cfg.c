@@ -51,6 +51,10 @@ const struct cfg_key wsched_cfg_keys[] = {
      "iwl family: when the SM has issued this many times a finished warp's mean instruction count since the "
      "last warp exit, every warp is eligible until the next exit (a throttled lock holder must run; 0 = off; "
      "not in 000, docs/vws.md)"},
+    {"vws.spin_guard", CFG_UINT, offsetof(struct wsched_cfg, vws_spin_guard), 0, 1000000000, "1024", NULL,
+     "iwl family: when the SM has issued this many instructions without an L1D access or a warp exit, every "
+     "warp is eligible for as many more (the warps of E spin on flags or locks of throttled warps; 0 = off; "
+     "not in 000, docs/vws.md)"},
     {"vws.static_nact", CFG_UINT, offsetof(struct wsched_cfg, vws_static_nact), 0, WSCHED_MAX_WARPS, "0", NULL,
      "iwl family: fix N_act at this many warps from kernel start instead of Eq. 4.6/4.3 (static warp limiting, "
      "Rogers 2012's SWL: an oracle bound for the estimator; 0 = off, the chapter's IWL; docs/vws.md)"},
@@ -87,6 +91,7 @@ void wsched_cfg_defaults(struct wsched_cfg *c)
     c->vws_l1_cap = 16;
     c->vws_progress_guard = 8;
     c->vws_static_nact = 0;
+    c->vws_spin_guard = 1024;
     c->vws_formula = WSCHED_IWL_RRDEGR;
     c->ccws_vta_entries = 16;
     c->ccws_vta_assoc = 8;

@@ -21,6 +21,19 @@
  * so idle skipping cannot move it; a kernel whose warps finish at their
  * usual rate never meets it. 0 turns it off (the chapter's IWL).
  *
+ * NOTE(vws-spin): a second guard, also not in 000, for waits the first one
+ * serves too slowly: kernels whose warps live as long as the kernel
+ * (persistent producer/consumer CTAs: prodcons under iwl ran 68x longer than
+ * under lrr, the mean lifetime that scales the progress guard being the
+ * whole kernel). Warps that wait for a throttled warp spin on volatile
+ * loads or atomics, which do not use the L1D's data; a warp that works
+ * loads or stores through the L1D. So when the SM has issued
+ * sched.vws.spin_guard (1024) instructions without an L1D access (hit,
+ * miss, merge or store transaction) and without a warp exit, while some
+ * warp is outside E, E takes every warp for the next 1024 instructions
+ * (sm.vws.spin_guard counts the openings), then the throttle resumes.
+ * Instructions, not cycles, again; 0 turns it off.
+ *
  * NOTE(vws-update-once): the schedulers of an SM share E; it is recomputed
  * by the first scheduler evaluated in a cycle (s->now differs from the
  * cycle of the last update). Every input is state of the SM at that cycle
@@ -109,6 +122,7 @@ void iwl_kernel_start(struct wsched *s, const struct wsched_kernel_info *ki)
     p->life_sum = p->life_n = p->since_exit = 0;
     p->open_after = UINT64_MAX; /* no warp has finished yet */
     p->open = false;
+    p->since_l1 = p->spin_left = 0;
 }
 
 void iwl_stats_register(struct wsched *s, struct stats *reg, int sm_id)
@@ -129,6 +143,8 @@ void iwl_stats_register(struct wsched *s, struct stats *reg, int sm_id)
     stats_avg(reg, g, sm_id, "rrdegr_milli", &p->rr_milli, "RRDegr estimate x 1000 at each update");
     stats_counter(reg, g, sm_id, "progress_guard", &p->progress_guard,
                   "times every warp was made eligible because no warp had finished for long (NOTE(vws-progress))");
+    stats_counter(reg, g, sm_id, "spin_guard", &p->spin_guard,
+                  "times every warp was made eligible because the SM issued long without an L1D access (NOTE(vws-spin))");
     stats_counter(reg, g, sm_id, "barrier_guard", &p->barrier_guard,
                   "warps let into E because barrier waiters do not count against N_act (rising edges)");
     stats_hist(reg, g, sm_id, "active_warps", &p->active,
@@ -175,7 +191,7 @@ static void e_update(struct wsched *s, struct iwl_sm *p)
     if (p->upd_cycle == s->now)
         return;
     p->upd_cycle = s->now;
-    uint32_t n_act = p->open ? p->n_ord : p->est.n_act, count = 0, rank = 0;
+    uint32_t n_act = p->open || p->spin_left ? p->n_ord : p->est.n_act, count = 0, rank = 0;
     bool loads_only = s->cfg.throttle_mode == WSCHED_BLOCK_LOADS;
     p->n_e = 0;
     for (uint32_t i = 0; i < p->n_ord; i++) {
@@ -244,6 +260,15 @@ void iwl_on_issue(struct wsched *s, struct wsched_unit *u, uint32_t w, uint32_t 
         p->progress_guard++;
         p->upd_cycle = CYCLE_NEVER;
     }
+    if (p->spin_left) { /* NOTE(vws-spin): the window closes after its instructions */
+        if (--p->spin_left == 0)
+            p->upd_cycle = CYCLE_NEVER;
+    } else if (++p->since_l1 > s->cfg.vws_spin_guard && s->cfg.vws_spin_guard && !p->open && p->n_ord > p->n_e) {
+        p->spin_left = s->cfg.vws_spin_guard;
+        p->since_l1 = 0;
+        p->spin_guard++;
+        p->upd_cycle = CYCLE_NEVER;
+    }
 }
 
 void iwl_on_launch(struct wsched *s, struct wsched_unit *u, uint32_t w)
@@ -285,6 +310,7 @@ void iwl_on_exit(struct wsched *s, struct wsched_unit *u, uint32_t w)
     p->life_sum += p->issued[w]; /* NOTE(vws-progress) */
     p->life_n++;
     p->since_exit = 0;
+    p->since_l1 = 0;
     uint64_t f = s->cfg.vws_progress_guard;
     p->open_after = f ? f * p->life_sum / p->life_n : UINT64_MAX;
     p->open = false;
@@ -321,6 +347,9 @@ void iwl_on_l1(struct wsched *s, struct wsched_unit *u, uint32_t w, uint32_t ev,
         iwl_est_access(&p->est, w, line_addr, false);
     else if (ev == L1D_EV_MISS)
         iwl_est_access(&p->est, w, line_addr, true);
+    else
+        return;
+    p->since_l1 = 0; /* NOTE(vws-spin) */
 }
 
 const struct wsched_policy wsched_policy_iwl = {

@@ -67,6 +67,10 @@ struct iwl_sm {
     uint64_t open_after;       /* since_exit above this opens the guard (UINT64_MAX: never); set at exits */
     bool open;                 /* the guard made every warp eligible until the next exit */
     uint64_t progress_guard;   /* guard openings (statistic) */
+    uint64_t since_l1;         /* instructions the SM issued since its last L1D access or warp exit
+                                  (NOTE(vws-spin)) */
+    uint64_t spin_left;        /* > 0: the spin guard keeps E open for this many more instructions */
+    uint64_t spin_guard;       /* spin-guard openings (statistic) */
 };
 
 /* Shared entries of the three policies (sched_iwl.c). */
