@@ -3,7 +3,7 @@
 # alpha sweep and the beta sweep on fermi15-vws, each normalised to LRR,
 # with report tables and figures.
 #   bash bench/experiments/vws/run.sh [OUT] [--class sensitive|insensitive|all]
-#        [--size tiny|small|medium|large] [--only vws|alpha|beta|swl] [--workloads "a b"] [-j N]
+#        [--size tiny|small|medium|large] [--only vws|alpha|beta|swl|iwlfam|formula] [--workloads "a b"] [-j N]
 # OUT defaults to out/vws. The workload list comes from `gpusim list` at run
 # time: --class sensitive (default) takes every workload tagged
 # [cache-sensitive], insensitive every other one, all both, so workloads
