@@ -77,6 +77,18 @@ ok = h["max"] <= 2 and h["max"] >= 1 and a["sm.vws.nact"]["mean"] == 2 and a != 
 sys.exit(0 if ok else 1)
 PY
 ok $? "static_nact 2: at most 2 active warps, N_act 2 at every update, a different run from the estimator's"
+for m in 2 4 t; do
+    extra="--threads $m"
+    [ "$m" = t ] && extra="--threads 1 -o sim.tick_every_cycle=true"
+    expect_exit 0 "iwl_intracl with static_nact = 2 ($m)" -- "$GPUSIM" run atax --size tiny -c fermi15-vws -q \
+        -o sim.mode=timing -o sched.policy=iwl_intracl -o sched.vws.static_nact=2 $extra --stats "$TMP/swl.$m.json"
+done
+python3 - "$TMP/swl.json" "$TMP/swl.2.json" "$TMP/swl.4.json" "$TMP/swl.t.json" <<'PY'
+import json, sys
+r = [json.load(open(f)) for f in sys.argv[1:5]]
+sys.exit(0 if all(x["stats"] == r[0]["stats"] and x["timing"] == r[0]["timing"] for x in r) else 1)
+PY
+ok $? "static_nact 2: statistics identical for 1/2/4 threads and sim.tick_every_cycle"
 
 # The progress guard (NOTE(vws-progress)): spinlock under iwl with the guard at 1 mean warp lifetime
 # opens E; the run verifies, and its statistics do not depend on threads or on idle skipping.
@@ -99,23 +111,22 @@ ok $? "progress guard opened; statistics identical for 1/2 threads and sim.tick_
 
 # The spin guard (NOTE(vws-spin)) alone, with a 64-instruction window: spinlock's lock waiters spin on
 # atomics (no L1D access), so it opens; same statistics for 1/2 threads and idle skipping.
-for m in 1 2 t; do
-    extra="--threads 1"
-    [ "$m" = 2 ] && extra="--threads 2"
+for m in 1 2 4 t; do
+    extra="--threads $m"
     [ "$m" = t ] && extra="--threads 1 -o sim.tick_every_cycle=true"
     expect_exit 0 "spinlock under iwl with spin_guard = 64 ($m)" -- "$GPUSIM" run spinlock --size tiny \
         -c fermi15-vws -q -o sim.mode=timing -o sched.policy=iwl -o sched.vws.progress_guard=0 \
         -o sched.vws.spin_guard=64 $extra --stats "$TMP/sg.$m.json"
 done
-python3 - "$TMP/sg.1.json" "$TMP/sg.2.json" "$TMP/sg.t.json" <<'PY'
+python3 - "$TMP/sg.1.json" "$TMP/sg.2.json" "$TMP/sg.4.json" "$TMP/sg.t.json" <<'PY'
 import json, sys
-a, b, c = (json.load(open(f)) for f in sys.argv[1:4])
+a, b, d, c = (json.load(open(f)) for f in sys.argv[1:5])
 t = a["stats"]["total"]
 opened = t["sm.vws.spin_guard"]["total"] > 0 and t["sm.vws.progress_guard"]["total"] == 0
-same = a["stats"] == b["stats"] == c["stats"] and a["timing"] == b["timing"] == c["timing"]
+same = a["stats"] == b["stats"] == c["stats"] == d["stats"] and a["timing"] == b["timing"] == c["timing"] == d["timing"]
 sys.exit(0 if opened and same else 1)
 PY
-ok $? "spin guard opened (progress guard off); statistics identical for 1/2 threads and sim.tick_every_cycle"
+ok $? "spin guard opened (progress guard off); statistics identical for 1/2/4 threads and sim.tick_every_cycle"
 grep -q '"sm.ccws.vta_hits"' "$TMP/ccws.1.json"; ok $? "ccws reports sm.ccws.vta_hits"
 
 expect_exit 0 "locality statistics on" -- "$GPUSIM" run bfs --size tiny -c fermi15-vws -q -o sim.mode=timing \
