@@ -199,16 +199,7 @@ static void gate_update(struct wsched *s, struct ccws_sm *p)
 static uint32_t ccws_order(struct wsched *s, struct wsched_unit *u)
 {
     gate_update(s, s->spstate);
-    uint32_t n = 0;
-    uint32_t g = u->last;
-    if (g != WSCHED_NONE && s->resident[g])
-        u->order[n++] = g;
-    else
-        g = WSCHED_NONE;
-    for (uint32_t i = 0; i < u->n_age; i++)
-        if (u->age[i] != g)
-            u->order[n++] = u->age[i];
-    return n;
+    return wsched_gto_fill(s, u); /* GTO order; the gate acts through no_load */
 }
 
 static void ccws_on_issue(struct wsched *s, struct wsched_unit *u, uint32_t w, uint32_t flags)
