@@ -27,8 +27,10 @@
  *    run cycle for cycle.
  *  - Relaxed mode (engine.relaxed = true, Q > L allowed): a message that would
  *    arrive before the end of the current quantum is delivered at the start
- *    of the next one (its arrival time is raised to t_end). Deterministic for
- *    a given Q, whatever the thread count.
+ *    of the next one (its arrival time is raised to t_end; by how much is
+ *    the message's `late`, which a receiver may use to start its own
+ *    latencies from the due time). Deterministic for a given Q, whatever
+ *    the thread count.
  *
  * Adaptive parallelism (sync.adaptive, default on): because results never
  * depend on the mapping, the serial step may change how many of the run's
@@ -68,9 +70,18 @@ struct eng_ctx;
 
 enum eng_pin { ENG_PIN_NONE, ENG_PIN_CORES, ENG_PIN_COMPACT };
 
+/* What the model does about relaxed mode's late messages (sync.relaxed_comp;
+ * ignored in exact mode). */
+enum {
+    ENG_RELAXED_COMP_NONE = 0, /* deliver at the quantum start, nothing else */
+    ENG_RELAXED_COMP_FIFO,     /* deepen the interconnect receive FIFOs by the longer credit loop */
+    ENG_RELAXED_COMP_DUE,      /* and start the L2 input (ROP) delay at the request's due time */
+};
+
 struct engine_cfg {
     uint64_t quantum_ps;  /* engine.quantum (ps): 0 = equal to the lookahead L */
     bool relaxed;         /* engine.relaxed: allow quantum > L */
+    int relaxed_comp;     /* sync.relaxed_comp: ENG_RELAXED_COMP_* (NOTE(relaxed-comp) in docs/engine.md) */
     uint64_t ring_slots;  /* engine.ring_slots (entries): SPSC ring capacity per thread pair */
     uint64_t spin_limit;  /* engine.spin (iterations): barrier spins before futex sleep */
     uint64_t max_time_ps; /* engine.max_time (ps): stop the run at this simulated time, 0 = none */
@@ -96,8 +107,11 @@ struct eng_msg {
     uint32_t src;      /* sending unit id */
     uint32_t dst;      /* receiving unit id */
     uint64_t seq;      /* per-source sequence number (engine-assigned) */
-    uint32_t type;     /* model-defined */
-    uint32_t len;      /* payload bytes used */
+    uint16_t type;     /* model-defined (at most 0xFFFF) */
+    uint16_t len;      /* payload bytes used */
+    uint32_t late;     /* ps the message is delivered after its due time (sent
+                        * time + latency): 0 in exact mode; in relaxed mode the
+                        * amount raised to t_end (NOTE(relaxed-late)) */
     uint8_t payload[ENG_MSG_PAYLOAD];
 };
 

@@ -119,12 +119,20 @@ void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t l
     bool cross = dpart != su->partition;
 
     /* Cross-partition: never inside the current quantum. In exact mode
-     * latency >= L >= Q guarantees it; in relaxed mode clamp to t_end. */
+     * latency >= L >= Q guarantees it; in relaxed mode clamp to t_end.
+     * NOTE(relaxed-late): the clamp is recorded in the message (`late`, ps)
+     * so that the receiver can tell the due time from the delivery time;
+     * it is a function of the send time, the latency and Q only, so it is
+     * the same whatever the thread count. */
+    uint32_t late = 0;
     if (cross && arrival < ctx->t_end) {
         SIM_ASSERT(e->cfg.relaxed, "engine: exact-mode message %u->%u arrives at %llu inside the quantum "
                    "ending %llu", src, dst, (unsigned long long)arrival, (unsigned long long)ctx->t_end);
+        SIM_ASSERT(ctx->t_end - arrival <= UINT32_MAX, "engine: relaxed message late by more than 2^32 ps");
+        late = (uint32_t)(ctx->t_end - arrival);
         arrival = ctx->t_end;
     }
+    SIM_ASSERT(type <= UINT16_MAX, "engine: message type 0x%x does not fit 16 bits", type);
     int dthr = e->parts[dpart].owner;
     /* NOTE(same-thread-send): a message to a partition this thread owns
      * (its own, or another one it runs) is written once, straight into a
@@ -146,8 +154,9 @@ void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t l
         m->src = src;
         m->dst = dst;
         m->seq = seq;
-        m->type = type;
-        m->len = len;
+        m->type = (uint16_t)type;
+        m->len = (uint16_t)len;
+        m->late = late;
         put_payload(m, p0, len0, p1, len1);
         heap_insert(dp, slot, arrival, src, seq);
         if (cross) {
@@ -174,8 +183,9 @@ void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t l
     m->src = src;
     m->dst = dst;
     m->seq = sp->seq[su->local]++;
-    m->type = type;
-    m->len = len;
+    m->type = (uint16_t)type;
+    m->len = (uint16_t)len;
+    m->late = late;
     put_payload(m, p0, len0, p1, len1);
     if (in_ring)
         spsc_commit(&ch->ring);

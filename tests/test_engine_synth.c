@@ -13,7 +13,10 @@
  *    relaxed mode and tiny rings, and with the adaptive controller forced
  *    to decide often (100 us windows), the statistics equal the reference;
  *    also when the run is cut into many eng_run calls (parked threads at
- *    the start of a run, messages left in the channels between runs).
+ *    the start of a run, messages left in the channels between runs);
+ *  - a relaxed-mode message records how late it is delivered (`late`,
+ *    NOTE(relaxed-late)): hand-computed times on a two-unit model, on one
+ *    and two threads; 0 in exact mode.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +214,113 @@ static void repartition_vs_reference(const char *label, struct setup *s, uint64_
     free(got);
 }
 
+/* ---- relaxed-mode lateness on a hand-computed two-unit model ---- */
+
+#define LT_PERIOD 1000u /* ps: a 1 GHz domain */
+#define LT_LAT 8000u    /* ps: the link's (and the message's) latency, L */
+#define LT_N 4
+
+static const ps_t lt_send_at[LT_N] = {0, 20000, 30000, 40000}; /* A's send times (ps) */
+
+struct lt_model {
+    ps_t got_at[LT_N];   /* B: delivery time of message k */
+    uint32_t late[LT_N]; /* B: its m->late */
+    ps_t due[LT_N];      /* B: send time + latency, from the payload */
+    unsigned n;          /* messages B received */
+};
+
+struct lt_unit {
+    uint32_t id;
+    struct lt_model *m;
+    unsigned sent;
+};
+
+static ps_t lt_tick(void *self, struct eng_ctx *ctx, ps_t now)
+{
+    struct lt_unit *u = self;
+    if (u->id != 0)
+        return PS_NEVER; /* B only receives */
+    if (u->sent < LT_N && now == lt_send_at[u->sent]) {
+        ps_t due = now + LT_LAT;
+        eng_send(ctx, 0, 1, now, LT_LAT, 7, &due, sizeof due);
+        u->sent++;
+    }
+    return u->sent < LT_N ? lt_send_at[u->sent] : PS_NEVER;
+}
+
+static ps_t lt_recv(void *self, struct eng_ctx *ctx, const struct eng_msg *m, ps_t now)
+{
+    struct lt_unit *u = self;
+    (void)ctx;
+    struct lt_model *mo = u->m;
+    if (mo->n < LT_N) {
+        mo->got_at[mo->n] = now;
+        mo->late[mo->n] = m->late;
+        memcpy(&mo->due[mo->n], m->payload, sizeof(ps_t));
+    }
+    mo->n++;
+    return PS_NEVER;
+}
+
+static const struct eng_unit_ops lt_ops = {"lt", lt_tick, lt_recv};
+
+static void lt_init(void *model, struct eng_ctx *ctx, int partition)
+{
+    struct lt_unit *u = eng_alloc(ctx, sizeof *u);
+    memset(u, 0, sizeof *u);
+    u->id = (uint32_t)partition;
+    u->m = model;
+    eng_unit_bind(ctx, u->id, u);
+}
+
+static void relaxed_late(bool relaxed, ps_t quantum, unsigned threads, const ps_t *want_at, const uint32_t *want_late)
+{
+    struct lt_model m;
+    memset(&m, 0, sizeof m);
+    struct engine_cfg cfg = {.quantum_ps = quantum, .relaxed = relaxed, .ring_slots = 64, .spin_limit = 100};
+    struct engine *e = eng_create(&cfg, &m);
+    int dom = eng_domain_add(e, "core", LT_PERIOD);
+    int a = eng_partition_add(e, "a", ENG_PART_SM, lt_init, NULL);
+    int b = eng_partition_add(e, "b", ENG_PART_MEM, lt_init, NULL);
+    eng_unit_add(e, a, dom, &lt_ops);
+    eng_unit_add(e, b, dom, &lt_ops);
+    eng_link_add(e, 0, 1, LT_LAT);
+    struct diag d;
+    diag_init(&d);
+    int rc = eng_finalize(e, &d);
+    diag_fini(&d);
+    TAP_OK(rc == 0, "late: %s Q=%llu ps accepted", relaxed ? "relaxed" : "exact", (unsigned long long)quantum);
+    struct eng_run_opts o = {.threads = threads, .pin = ENG_PIN_NONE};
+    struct eng_result res;
+    char err[256];
+    rc = rc == 0 ? eng_run(e, &o, &res, err, sizeof err) : -1;
+    TAP_OK(rc == 0 && m.n == LT_N, "late: %s Q=%llu ps, %u thread(s): %u messages delivered",
+           relaxed ? "relaxed" : "exact", (unsigned long long)quantum, threads, m.n);
+    for (unsigned k = 0; k < LT_N && k < m.n; k++)
+        TAP_OK(m.got_at[k] == want_at[k] && m.late[k] == want_late[k] && m.got_at[k] - m.late[k] == m.due[k],
+               "late: message sent at %llu ps (due %llu): delivered at %llu (want %llu), late %u (want %u)",
+               (unsigned long long)lt_send_at[k], (unsigned long long)m.due[k], (unsigned long long)m.got_at[k],
+               (unsigned long long)want_at[k], m.late[k], want_late[k]);
+    eng_destroy(e);
+}
+
+static void relaxed_late_tests(void)
+{
+    /* Exact, Q = L = 8000: every message at its due time, never late. */
+    static const ps_t ex_at[LT_N] = {8000, 28000, 38000, 48000};
+    static const uint32_t ex_late[LT_N] = {0, 0, 0, 0};
+    /* Relaxed, Q = 4L = 32000: quanta [0,32000), [32000,64000). Due 8000 and
+     * 28000 fall inside the first: delivered at 32000, 24000 and 4000 late;
+     * due 38000 is past it: on time; the send at 40000 is due 48000, inside
+     * the second quantum: delivered at 64000, 16000 late. */
+    static const ps_t rx_at[LT_N] = {32000, 32000, 38000, 64000};
+    static const uint32_t rx_late[LT_N] = {24000, 4000, 0, 16000};
+    for (unsigned t = 1; t <= 2; t++) {
+        relaxed_late(false, LT_LAT, t, ex_at, ex_late);
+        relaxed_late(true, 4 * LT_LAT, t, rx_at, rx_late);
+    }
+}
+
 int main(void)
 {
     tap_no_plan();
@@ -220,6 +330,7 @@ int main(void)
     exact_vs_reference("default", &s);
     relaxed_across_threads("default", &s, 4);
     relaxed_across_threads("default", &s, 16);
+    relaxed_late_tests();
 
     /* Heavier traffic, zero latency spread (many equal arrival times: the
      * tie-break by source and sequence must decide), tiny rings. */

@@ -173,13 +173,15 @@ static void cb_on_flit(void *ctx, const struct icnt_flit *f, uint64_t cycle)
     n->take_cycle[n->ntake++] = cycle;
 }
 
-static void net_init(struct net *n, const struct icnt_net_cfg *cfg, uint32_t ep_cap)
+/* fifo_extra: flits added to every FIFO (relaxed mode, NOTE(relaxed-fifo)). */
+static void net_init_extra(struct net *n, const struct icnt_net_cfg *cfg, uint32_t ep_cap, uint32_t fifo_extra)
 {
     memset(n, 0, sizeof *n);
     n->cfg = *cfg;
     icnt_topo_init(&n->topo, &n->cfg, L, N_SM, N_MEM, N_SUB);
+    n->topo.fifo_extra = fifo_extra;
     n->n_ep = n->topo.n_ep;
-    n->fifo = icnt_rx_fifo_depth(&n->cfg, L);
+    n->fifo = icnt_rx_fifo_depth(&n->cfg, L) + fifo_extra;
     for (uint32_t i = 0; i < n->n_ep; i++) {
         n->ctx[i] = (struct epctx){n, i};
         struct icnt_tx_args ta = {.ep = i, .topo = &n->topo, .cfg = &n->cfg, .payload_bytes = 8,
@@ -192,6 +194,11 @@ static void net_init(struct net *n, const struct icnt_net_cfg *cfg, uint32_t ep_
         n->cur_src[i] = UINT32_MAX;
         n->tx_next[i] = n->rx_next[i] = CYCLE_NEVER;
     }
+}
+
+static void net_init(struct net *n, const struct icnt_net_cfg *cfg, uint32_t ep_cap)
+{
+    net_init_extra(n, cfg, ep_cap, 0);
 }
 
 static void net_fini(struct net *n)
@@ -476,16 +483,16 @@ static void gen_stream(struct net *n, uint64_t t)
 /* Stream 64 one-flit packets 0 -> 15 with a FIFO of `fifo` flits. Returns
  * 1 when flit k was taken at 8 + 16 * (k / W) + k % W for every k, with
  * W = min(fifo, 16) (16 = 2L: credit round trip), and reports the stall. */
-static int stream_run(uint32_t fifo, uint64_t *stall, uint64_t *last)
+static int stream_run_extra(uint32_t fifo, uint32_t extra, uint64_t *stall, uint64_t *last)
 {
     struct icnt_net_cfg c = defaults();
     c.rx_fifo_flits = fifo;
     struct net *n = malloc(sizeof *n);
-    net_init(n, &c, 1000);
+    net_init_extra(n, &c, 1000, extra);
     struct stream g = {.src = 0, .dst = 15, .left = 64};
     n->gen = gen_stream, n->gen_state = &g;
     net_run(n, 0, 1, 1000);
-    uint32_t W = fifo < 16 ? fifo : 16;
+    uint32_t W = fifo + extra < 16 ? fifo + extra : 16;
     int ok = n->ntake == 64 && n->conservation_errs == 0;
     for (uint32_t k = 0; k < n->ntake; k++)
         if (n->take_cycle[k] != 8u + 16u * (k / W) + k % W)
@@ -496,6 +503,8 @@ static int stream_run(uint32_t fifo, uint64_t *stall, uint64_t *last)
     free(n);
     return ok;
 }
+
+static int stream_run(uint32_t fifo, uint64_t *stall, uint64_t *last) { return stream_run_extra(fifo, 0, stall, last); }
 
 static void test_credits(void)
 {
@@ -517,6 +526,17 @@ static void test_credits(void)
     TAP_OK(stream_run(10, &stall, &last), "F = 10: 10 flits per 16 cycles");
     TAP_EQ_U64(stall, 36, "F = 10 stalls 6 x 6 = 36 cycles");
     TAP_EQ_U64(last, 107, "F = 10: last delivered at 99 + 8 = 107");
+    /* relaxed mode's extra flits (topo.fifo_extra) count like FIFO depth:
+     * 10 + 5 behaves as F = 15 above, 10 + 6 as F = 16 */
+    TAP_OK(stream_run_extra(10, 5, &stall, &last), "F = 10 + 5 extra: 15 flits per 16 cycles");
+    TAP_OK(stall == 4 && last == 75, "F = 10 + 5 extra: 4 stall cycles, last at 75 (as F = 15)");
+    TAP_OK(stream_run_extra(10, 6, &stall, &last) && stall == 0 && last == 71, "F = 10 + 6 extra: no stall (as F = 16)");
+    /* NOTE(relaxed-fifo): 2 x ceil((Q - L) / icnt period) */
+    TAP_EQ_U64(icnt_relaxed_fifo_extra(8, 1429, 0), 0, "relaxed extra: Q = 0 (the lookahead) adds nothing");
+    TAP_EQ_U64(icnt_relaxed_fifo_extra(8, 1429, 11432), 0, "relaxed extra: Q = L adds nothing");
+    TAP_EQ_U64(icnt_relaxed_fifo_extra(8, 1429, 45728), 48, "relaxed extra: Q = 4L on gtx480: 2 x 24 = 48 flits");
+    TAP_EQ_U64(icnt_relaxed_fifo_extra(8, 1429, 182912), 240, "relaxed extra: Q = 16L: 2 x 120 = 240 flits");
+    TAP_EQ_U64(icnt_relaxed_fifo_extra(8, 1429, 11433), 2, "relaxed extra: 1 ps over L rounds up to a cycle each way");
 }
 
 

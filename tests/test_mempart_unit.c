@@ -161,7 +161,7 @@ static ps_t fsm_recv(void *self, struct eng_ctx *ctx, const struct eng_msg *msg,
     uint64_t c = now / Pi_of(s->m);
     if (msg->type == ICNT_MSG_FLIT) {
         struct icnt_flit f;
-        const void *p = icnt_msg_unpack_flit(msg, &f, sizeof(struct mem_reply));
+        const void *p = icnt_msg_unpack_flit(msg, &f, sizeof(struct mem_reply), Pi_of(s->m));
         icnt_rx_flit_arrive(&s->rx, &f, p, c);
     } else {
         struct icnt_msg_credit cr;

@@ -172,7 +172,11 @@ build_app() {
     for k in $kernels; do echo "    {\"$k\", (const void *)$k},"; done
     echo "};"
     echo "extern \"C\" const unsigned gs_kernel_table_len = sizeof gs_kernel_table / sizeof gs_kernel_table[0];"
-    echo "#define WL_DESC_SYM wl_desc_$w"
+    # WL_REGISTER's C identifier: a name that starts with a digit gets a
+    # leading underscore (workloads/2dconv registers _2dconv)
+    local sym=$w
+    case $w in [0-9]*) sym=_$w ;; esac
+    echo "#define WL_DESC_SYM wl_desc_$sym"
     echo "#include \"main_tail.inc\""
   } >"$D/main.cu"
   local INC="-I$SRC/include -I$SRC/workloads/common -I$SRC/workloads/$w -I$HERE/cuda"

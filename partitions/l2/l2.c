@@ -444,7 +444,9 @@ static void check_req(const struct l2 *l, const struct mem_req *rq)
     }
 }
 
-bool l2_push(struct l2 *l, const struct mem_req *req, cycle_t cycle)
+bool l2_push(struct l2 *l, const struct mem_req *req, cycle_t cycle) { return l2_push_late(l, req, cycle, 0); }
+
+bool l2_push_late(struct l2 *l, const struct mem_req *req, cycle_t cycle, cycle_t late)
 {
     if (!l2_can_accept(l))
         return false;
@@ -453,7 +455,10 @@ bool l2_push(struct l2 *l, const struct mem_req *req, cycle_t cycle)
     e->req = *req;
     e->t_push = cycle;
     uint64_t r = (req->flags & MEM_F_NO_ROP) ? 0 : l->rop_cycles;
-    e->rop_ready = cycle + (r ? r : 1); /* tick(cycle) has run: the earliest use is cycle + 1 */
+    /* tick(cycle) has run: the earliest use is cycle + 1. A late request
+     * (relaxed mode, NOTE(relaxed-due) in mempart_unit.c) starts its ROP
+     * delay at its due cycle, cycle - late; entries still leave in order. */
+    e->rop_ready = r > late ? cycle + (r - late) : cycle + 1;
     l->in_r.n++;
     return true;
 }

@@ -318,6 +318,9 @@ void l2_set_merge_hook(struct l2 *l, l2_merge_fn fn, void *ctx);
 bool l2_can_accept(const struct l2 *l);
 /* Accept a request at L2 cycle `cycle`; false (nothing changed) when it cannot. */
 bool l2_push(struct l2 *l, const struct mem_req *req, cycle_t cycle);
+/* l2_push of a request that was due `late` L2 cycles before `cycle` (relaxed
+ * mode): its ROP delay counts from the due cycle, never ending before cycle + 1. */
+bool l2_push_late(struct l2 *l, const struct mem_req *req, cycle_t cycle, cycle_t late);
 /* One reply per cycle from the reply queue; false when none is ready. */
 bool l2_pop_reply(struct l2 *l, struct mem_reply *out, cycle_t cycle);
 

@@ -308,10 +308,15 @@ bool mempart_can_accept(const struct mempart *mp, unsigned sub)
 
 bool mempart_push(struct mempart *mp, unsigned sub, const struct mem_req *req, cycle_t cycle)
 {
+    return mempart_push_late(mp, sub, req, cycle, 0);
+}
+
+bool mempart_push_late(struct mempart *mp, unsigned sub, const struct mem_req *req, cycle_t cycle, cycle_t late)
+{
     SIM_ASSERT(sub < MEMPART_SUBS, "mempart %u: sub-partition %u", mp->channel, sub);
     SIM_DEBUG_ASSERT(mempart_sub_of(mp, req->addr) == sub, "mempart %u: address 0x%llx pushed to sub %u",
                      mp->channel, (unsigned long long)req->addr, sub);
-    if (!l2_push(&mp->l2[sub], req, cycle))
+    if (!l2_push_late(&mp->l2[sub], req, cycle, late))
         return false;
     mp->next_l2 = min_u64(mp->next_l2, cycle + 1);
     return true;

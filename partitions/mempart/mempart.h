@@ -214,6 +214,8 @@ unsigned mempart_sub_of(const struct mempart *mp, uint64_t addr);
 bool mempart_can_accept(const struct mempart *mp, unsigned sub);
 /* Accept a request; false (nothing changed) when sub-partition `sub` cannot. */
 bool mempart_push(struct mempart *mp, unsigned sub, const struct mem_req *req, cycle_t cycle);
+/* mempart_push of a request due `late` L2 cycles before `cycle` (l2_push_late). */
+bool mempart_push_late(struct mempart *mp, unsigned sub, const struct mem_req *req, cycle_t cycle, cycle_t late);
 /* At most one reply per sub-partition per L2 cycle; false when none. */
 bool mempart_pop_reply(struct mempart *mp, unsigned sub, struct mem_reply *out, cycle_t cycle);
 

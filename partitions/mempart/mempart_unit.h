@@ -71,6 +71,7 @@ struct mpu_shared {
     const struct dram_cfg *dram_cfg;   /* section dram */
     const struct icnt_net_cfg *net_cfg;/* section icnt (network keys) */
     uint64_t seed;                     /* sim.seed (icnt.jitter's random streams) */
+    bool relaxed_due;                  /* relaxed mode with sync.relaxed_comp = due (NOTE(relaxed-due)) */
     const struct mem_atomic_ops *atom; /* atomic semantics for the L2 slices (sim/mem/atomic.h) */
     const struct addrmap *map;         /* address map: map->n_ch partitions */
     const struct pagetable *pt;        /* device page table (NULL: identity; docs/addrmap.md) */

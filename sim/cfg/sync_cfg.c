@@ -6,11 +6,16 @@
 #include "sim/cfg/sim_cfg.h"
 #include "sync/engine.h"
 
+static const char *const relaxed_comp_names[] = {"none", "fifo", "due", NULL};
+
 static const struct cfg_key engine_keys[] = {
     {"quantum", CFG_TIME, offsetof(struct engine_cfg, quantum_ps), 0, 1e12, "0", NULL,
      "quantum Q in ps; 0 = the lookahead L (exact mode); Q > L needs sync.relaxed"},
     {"relaxed", CFG_BOOL, offsetof(struct engine_cfg, relaxed), 0, 0, "false", NULL,
      "allow Q > L: messages due inside a quantum are delivered at the next quantum start"},
+    {"relaxed_comp", CFG_ENUM, offsetof(struct engine_cfg, relaxed_comp), 0, 0, "due", relaxed_comp_names,
+     "relaxed mode only: none = late messages just wait; fifo = interconnect receive FIFOs deepened by the "
+     "longer credit loop; due = fifo, and the L2's input delay starts at a request's due time"},
     {"ring_slots", CFG_UINT, offsetof(struct engine_cfg, ring_slots), 16, 1048576, "1024", NULL,
      "messages per inter-thread ring (power of two); a full ring spills to an overflow list"},
     {"spin", CFG_UINT, offsetof(struct engine_cfg, spin_limit), 0, 1e9, "20000", NULL,

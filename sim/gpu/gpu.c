@@ -291,6 +291,17 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     pagetable_init(&g->pt, &cfg->vm, &g->map, 0); /* window-relative addresses (NOTE(dev_addr)) */
     icnt_topo_init(&g->topo, &cfg->icnt_net, cfg->icnt.min_latency, g->n_sm, g->n_ch,
                    (uint32_t)cfg->mem.sub_per_partition);
+    /* NOTE(relaxed-fifo): in relaxed mode a flit and its credit can each
+     * reach the other side up to Q - L late (sync/engine_msg.c,
+     * NOTE(relaxed-late)), so the credit loop the receive FIFO is sized for
+     * (icnt.rx_fifo_flits, 2 x min_latency + 2 by default) grows by up to
+     * 2 (Q - L). Without more FIFO the link's credit-limited bandwidth
+     * drops by that factor, an error of the approximation rather than of
+     * the modelled hardware; sync.relaxed_comp = fifo or due adds those
+     * flits, so the link moves as many flits per cycle as in exact mode.
+     * Exact mode (Q <= L) adds nothing. */
+    if (cfg->engine.relaxed && cfg->engine.relaxed_comp >= ENG_RELAXED_COMP_FIFO)
+        g->topo.fifo_extra = icnt_relaxed_fifo_extra(cfg->icnt.min_latency, per.icnt, cfg->engine.quantum_ps);
     g->eng = eng_create(&cfg->engine, g);
     int dom[4];
     dom[0] = eng_domain_add(g->eng, "dram", per.dram);
@@ -330,6 +341,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     sh->dram_cfg = &cfg->dram;
     sh->net_cfg = &cfg->icnt_net;
     sh->seed = cfg->sim.seed;
+    sh->relaxed_due = cfg->engine.relaxed && cfg->engine.relaxed_comp == ENG_RELAXED_COMP_DUE;
     sh->atom = &func_atomic_ops;
     sh->map = &g->map;
     sh->pt = &g->pt;

@@ -39,7 +39,7 @@ void icnt_tx_init(struct icnt_tx *tx, const struct icnt_tx_args *a)
     tx->n_ep = t->n_ep;
     tx->payload_bytes = a->payload_bytes;
     tx->buf_flits = (uint32_t)a->cfg->inj_buf;
-    tx->fifo_flits = icnt_rx_fifo_depth(a->cfg, t->min_latency);
+    tx->fifo_flits = icnt_rx_fifo_depth(a->cfg, t->min_latency) + t->fifo_extra;
     tx->cap = tx->buf_flits; /* every packet holds at least one flit */
     tx->pkt = xcalloc(tx->cap, sizeof *tx->pkt);
     tx->pay = xcalloc((size_t)tx->cap * (a->payload_bytes ? a->payload_bytes : 1), 1);
@@ -210,7 +210,7 @@ void icnt_rx_init(struct icnt_rx *rx, const struct icnt_rx_args *a)
     *rx = (struct icnt_rx){0};
     rx->ep = a->ep;
     rx->n_src = t->n_ep;
-    rx->cap = icnt_rx_fifo_depth(a->cfg, t->min_latency);
+    rx->cap = icnt_rx_fifo_depth(a->cfg, t->min_latency) + t->fifo_extra;
     rx->payload_bytes = a->payload_bytes;
     rx->fl = xcalloc((size_t)rx->n_src * rx->cap, sizeof *rx->fl);
     rx->pay = xcalloc((size_t)rx->n_src * rx->cap * (a->payload_bytes ? a->payload_bytes : 1), 1);

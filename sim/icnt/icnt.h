@@ -107,6 +107,10 @@ const char *icnt_net_cfg_invalid(const struct icnt_net_cfg *c, uint64_t min_late
 void icnt_net_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck);
 /* Effective per-source FIFO depth (flits): rx_fifo_flits, or 2 x min_latency + 2 when 0. */
 uint32_t icnt_rx_fifo_depth(const struct icnt_net_cfg *c, uint64_t min_latency);
+/* Flits relaxed mode adds to every receive FIFO (NOTE(relaxed-fifo) in
+ * sim/gpu/gpu.c): 2 x ceil((Q - L) / icnt_ps) with L = min_latency icnt
+ * cycles of icnt_ps; 0 when quantum_ps <= L (or 0, the lookahead). */
+uint32_t icnt_relaxed_fifo_extra(uint64_t min_latency, uint64_t icnt_ps, uint64_t quantum_ps);
 
 /* ------------------------------------------------------------- packets */
 
@@ -134,7 +138,9 @@ struct icnt_flit {
     uint16_t dst;      /* receiving endpoint */
     uint8_t idx;       /* flit index in its packet, 0 = head */
     uint8_t n_flits;   /* flits in its packet; idx == n_flits - 1 is the tail */
-    uint16_t pad_;
+    uint16_t late;     /* icnt cycles this flit reached the receiver after its due
+                        * cycle: 0 in exact mode; relaxed mode (NOTE(relaxed-late)
+                        * in sync/engine_msg.c) sets it from the engine message */
     uint32_t seq;      /* packet sequence number of the source (per sender half) */
     uint64_t t_inject; /* icnt cycle the packet was pushed (latency statistics) */
 };
@@ -170,6 +176,8 @@ struct icnt_topo {
     uint32_t n_node;                /* central endpoints added by icnt_topo_add_node (ids after the sub-partitions) */
     uint32_t cols, rows;            /* mesh2d: routers per row, rows (0 for xbar) */
     uint64_t min_latency;           /* icnt.min_latency (icnt cycles) */
+    uint32_t fifo_extra;            /* flits added to every receive FIFO (and sender credit count):
+                                     * 0, or relaxed mode's longer credit loop (NOTE(relaxed-fifo) in gpu.c) */
     const struct icnt_policy *pol;  /* topology policy */
     uint32_t *lat;                  /* [n_ep * n_ep] link latency src->dst (icnt cycles) */
     uint32_t *router;               /* [n_ep] mesh2d router index (y * cols + x); NULL for xbar */

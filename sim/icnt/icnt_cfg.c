@@ -70,6 +70,15 @@ uint32_t icnt_rx_fifo_depth(const struct icnt_net_cfg *c, uint64_t min_latency)
     return (uint32_t)(c->rx_fifo_flits ? c->rx_fifo_flits : 2u * min_latency + 2u);
 }
 
+uint32_t icnt_relaxed_fifo_extra(uint64_t min_latency, uint64_t icnt_ps, uint64_t quantum_ps)
+{
+    uint64_t l = min_latency * icnt_ps;
+    if (quantum_ps <= l || icnt_ps == 0)
+        return 0;
+    uint64_t extra = 2 * ((quantum_ps - l + icnt_ps - 1) / icnt_ps);
+    return (uint32_t)(extra > 65536u ? 65536u : extra);
+}
+
 const char *icnt_net_cfg_invalid(const struct icnt_net_cfg *c, uint64_t min_latency, uint64_t n_sm,
                                  uint64_t n_mem, const char **key)
 {

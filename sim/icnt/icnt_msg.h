@@ -89,13 +89,19 @@ static inline void icnt_msg_send_flit(struct eng_ctx *ctx, uint32_t src_unit, ui
 }
 
 /* Read a flit message: copies the flit into *f and returns a pointer to the
- * tail payload inside m (NULL for head/body flits). Checks the length. */
+ * tail payload inside m (NULL for head/body flits). Checks the length.
+ * f->late gets the engine's relaxed-mode lateness in whole interconnect
+ * cycles of icnt_ps (0 in exact mode; saturates at 65535). */
 static inline const void *icnt_msg_unpack_flit(const struct eng_msg *m, struct icnt_flit *f,
-                                               uint32_t payload_bytes)
+                                               uint32_t payload_bytes, uint64_t icnt_ps)
 {
     SIM_ASSERT(m->type == ICNT_MSG_FLIT && m->len >= sizeof *f, "icnt_msg: bad flit message (type %u len %u)",
                m->type, m->len);
     memcpy(f, m->payload, sizeof *f);
+    if (m->late) {
+        uint64_t l = m->late / icnt_ps;
+        f->late = (uint16_t)(l > UINT16_MAX ? UINT16_MAX : l);
+    }
     if (!icnt_flit_is_tail(f)) {
         SIM_ASSERT(m->len == sizeof *f, "icnt_msg: non-tail flit with %u bytes", m->len);
         return NULL;

@@ -692,7 +692,7 @@ static ps_t sm_recv(void *self, struct eng_ctx *ctx, const struct eng_msg *m, ps
     uint64_t c = now / s->sh->core_ps;
     if (m->type == ICNT_MSG_FLIT) {
         struct icnt_flit f;
-        const void *p = icnt_msg_unpack_flit(m, &f, sizeof(struct mem_reply));
+        const void *p = icnt_msg_unpack_flit(m, &f, sizeof(struct mem_reply), s->sh->core_ps);
         icnt_rx_flit_arrive(&s->rx, &f, p, c);
     } else {
         struct icnt_msg_credit cr;
