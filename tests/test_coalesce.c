@@ -91,28 +91,52 @@ static unsigned ref_flits(const struct ref_geom *g, unsigned payload)
 
 /* bug: 0 = correct; 1 = injected fault (segment = 32 B x number of touched
  * sectors, a plausible but wrong reading of "smallest segment"). */
-static unsigned ref_coalesce(const struct ref_geom *g, uint32_t active, const uint64_t *addr, unsigned size,
-                             unsigned op, unsigned cop, struct coal_txn *out, int bug)
+static unsigned ref_coalesce_split(const struct ref_geom *g, uint32_t active, const uint64_t *addr, unsigned size,
+                                   unsigned op, unsigned cop, struct coal_txn *out, int bug, int split)
 {
+    /* groups: (line, round); round > 0 only for split atomics, where a lane
+     * joins the lowest round of its line that has none of its bytes */
     uint64_t lines[32];
-    unsigned nl = 0;
+    unsigned rounds[32], nl = 0, lane_round[32] = {0};
+    unsigned char gbytes[32][128];
     for (unsigned lane = 0; lane < 32; lane++) {
         if (!(active >> lane & 1))
             continue;
         uint64_t l = addr[lane] / g->line * g->line;
-        int seen = 0;
-        for (unsigned k = 0; k < nl; k++)
-            seen |= lines[k] == l;
-        if (!seen)
-            lines[nl++] = l;
+        unsigned off = (unsigned)(addr[lane] - l), r = 0;
+        for (;;) {
+            int k_found = -1, clash = 0;
+            for (unsigned k = 0; k < nl; k++)
+                if (lines[k] == l && rounds[k] == r) {
+                    k_found = (int)k;
+                    for (unsigned b = 0; b < size; b++)
+                        clash |= gbytes[k][off + b];
+                }
+            if (k_found < 0) {
+                lines[nl] = l;
+                rounds[nl] = r;
+                memset(gbytes[nl], 0, sizeof gbytes[nl]);
+                k_found = (int)nl++;
+            } else if (split && op == COAL_ATOMIC && clash) {
+                r++;
+                continue;
+            }
+            for (unsigned b = 0; b < size; b++)
+                gbytes[k_found][off + b] = 1;
+            lane_round[lane] = r;
+            break;
+        }
     }
-    /* selection order: repeatedly take the smallest line not yet output */
+    /* selection order: repeatedly take the smallest (line, round) not yet output */
     for (unsigned i = 0; i < nl; i++)
         for (unsigned j = i + 1; j < nl; j++)
-            if (lines[j] < lines[i]) {
+            if (lines[j] < lines[i] || (lines[j] == lines[i] && rounds[j] < rounds[i])) {
                 uint64_t x = lines[i];
                 lines[i] = lines[j];
                 lines[j] = x;
+                unsigned y = rounds[i];
+                rounds[i] = rounds[j];
+                rounds[j] = y;
             }
     int bypass = op == COAL_ATOMIC || cop == MEMOP_CO_CG || cop == MEMOP_CO_CV || cop == MEMOP_CO_VOLATILE;
     for (unsigned i = 0; i < nl; i++) {
@@ -121,7 +145,7 @@ static unsigned ref_coalesce(const struct ref_geom *g, uint32_t active, const ui
         memset(t, 0, sizeof *t);
         t->line_addr = lines[i];
         for (unsigned lane = 0; lane < 32; lane++) {
-            if (!(active >> lane & 1) || addr[lane] / g->line * g->line != lines[i])
+            if (!(active >> lane & 1) || addr[lane] / g->line * g->line != lines[i] || lane_round[lane] != rounds[i])
                 continue;
             t->lanes |= 1u << lane;
             for (unsigned b = 0; b < size; b++)
@@ -175,6 +199,12 @@ static unsigned ref_coalesce(const struct ref_geom *g, uint32_t active, const ui
         }
     }
     return nl;
+}
+
+static unsigned ref_coalesce(const struct ref_geom *g, uint32_t active, const uint64_t *addr, unsigned size,
+                             unsigned op, unsigned cop, struct coal_txn *out, int bug)
+{
+    return ref_coalesce_split(g, active, addr, size, op, cop, out, bug, 0);
 }
 
 /* The checker: number of differing fields between two transaction lists. */
@@ -328,13 +358,14 @@ static void test_config(void)
     struct coalesce_cfg d, p;
     coalesce_cfg_defaults(&d);
     memset(&p, 0xAB, sizeof p);
-    int ok = coalesce_cfg_n_keys == 2;
+    int ok = coalesce_cfg_n_keys == 3;
     for (unsigned k = 0; k < coalesce_cfg_n_keys; k++) {
         char why[128];
         const struct cfg_key *key = &coalesce_cfg_keys[k];
         ok &= cfg_parse_value(key, key->def, (char *)&p + key->offset, why, sizeof why);
     }
-    TAP_OK(ok && d.line == p.line && d.sector == p.sector,
+    TAP_OK(ok && d.line == p.line && d.sector == p.sector && d.atomic_split == p.atomic_split &&
+               d.atomic_split == COAL_ATOM_SPLIT_OVERLAP,
            "coalesce key table defaults parse and equal coalesce_cfg_defaults");
 
     struct smem_banks_cfg sd, sp;
@@ -620,6 +651,59 @@ static void test_coalesce_random(const struct coalescer *c)
     TAP_OK(bad > 0, "fault: the random comparison catches a wrong segment rule (%u of %u warps differ)", bad, warps);
 }
 
+/* coalesce.atomic_split = overlap (NOTE(atomic-grouping)): hand cases and
+ * the byte-level reference with GPGPU-Sim's first-fit rule. */
+static void test_atomic_split(const struct coalescer *c)
+{
+    uint64_t a[32];
+    struct coal_txn o[COAL_MAX_TXN];
+    for (unsigned i = 0; i < 32; i++)
+        a[i] = 0x7004; /* every lane on one word */
+    unsigned n = run(c, ALL, a, 4, COAL_ATOMIC, MEMOP_CO_CA, o);
+    int ok = n == 32;
+    for (unsigned i = 0; i < n; i++)
+        ok &= o[i].line_addr == 0x7000 && o[i].lanes == 1u << i && o[i].bytes[0] == 0xF0 && o[i].seg_size == 32 &&
+              o[i].req_flits == 2 && o[i].reply_flits == 2;
+    TAP_OK(ok, "split: 32 atomics on one word: 32 transactions, lane i in the i-th, each 4 B in a 32 B segment");
+    for (unsigned i = 0; i < 32; i++)
+        a[i] = 0x7000 + 4 * (i % 16); /* lanes i and i + 16 share a word */
+    n = run(c, ALL, a, 4, COAL_ATOMIC, MEMOP_CO_CA, o);
+    TAP_OK(n == 2 && o[0].lanes == 0x0000FFFFu && o[1].lanes == 0xFFFF0000u && o[0].bytes[0] == ~0ull &&
+               o[1].bytes[0] == ~0ull,
+           "split: two lanes per word: lanes 0-15 first, then 16-31 (lane order kept per word)");
+    for (unsigned i = 0; i < 4; i++)
+        a[i] = i < 2 ? 0x7080 : 0x7000; /* lanes 0,1 on one word of line 0x7080; 2,3 on one of 0x7000 */
+    n = run(c, 0xF, a, 4, COAL_ATOMIC, MEMOP_CO_CA, o);
+    TAP_OK(n == 4 && o[0].line_addr == 0x7000 && o[0].lanes == 0x4 && o[1].line_addr == 0x7000 && o[1].lanes == 0x8 &&
+               o[2].line_addr == 0x7080 && o[2].lanes == 0x1 && o[3].line_addr == 0x7080 && o[3].lanes == 0x2,
+           "split: lines ascending, each line's rounds in lane order");
+    for (unsigned i = 0; i < 32; i++)
+        a[i] = 0x7004;
+    n = run(c, ALL, a, 4, COAL_LOAD, MEMOP_CO_CG, o);
+    TAP_OK(n == 1 && o[0].lanes == ALL, "split: loads of one word stay one transaction");
+    n = run(c, ALL, a, 4, COAL_STORE, MEMOP_CO_CA, o);
+    TAP_OK(n == 1 && o[0].lanes == ALL, "split: stores of one word stay one transaction");
+
+    const struct ref_geom g = {128, 32, 32, 8};
+    uint64_t s = 0xA70Bull;
+    unsigned bad = 0, txns = 0, warps = 20000, split_warps = 0;
+    for (unsigned it = 0; it < warps; it++) {
+        struct rwarp w;
+        random_warp(&s, &w, it % 2 ? 256 : 65536); /* small ranges: many shared words */
+        struct coal_txn got[COAL_MAX_TXN], want[COAL_MAX_TXN];
+        unsigned ng = run(c, w.active, w.addr, w.size, w.op, w.cop, got);
+        unsigned nw = ref_coalesce_split(&g, w.active, w.addr, w.size, w.op, w.cop, want, 0, 1);
+        txns += ng;
+        if (txn_diff(got, ng, want, nw) && bad++ < 3)
+            tap_diag("split mismatch at warp %u (size %u, op %u, mask 0x%08x)", it, w.size, w.op, w.active);
+        nw = ref_coalesce_split(&g, w.active, w.addr, w.size, w.op, w.cop, want, 0, 0);
+        split_warps += txn_diff(got, ng, want, nw) != 0;
+    }
+    TAP_EQ_U64(bad, 0, "split: 20000 random warps equal the byte-level first-fit reference (%u txns)", txns);
+    TAP_OK(split_warps > 1000, "split: the check can fail: %u of them differ from one transaction per line",
+           split_warps);
+}
+
 static void test_coalesce_geometry(void)
 {
     /* Packet sizing with the newer 40 B flit (tested-cfgs): ceil((8+0)/40) = 1,
@@ -637,6 +721,7 @@ static void test_coalesce_geometry(void)
      * lanes, 4 sectors each; reference agrees on random warps too. */
     cfg.line = 64;
     cfg.sector = 16;
+    cfg.atomic_split = COAL_ATOM_SPLIT_LINE; /* the reference below groups atomics by line */
     cfg.flit = 32;
     coalescer_init(&c, &cfg);
     uint64_t a[32];
@@ -863,7 +948,10 @@ int main(void)
     struct coalesce_cfg cc;
     struct coalescer c;
     coalesce_cfg_defaults(&cc);
-    coalescer_init(&c, &cc);
+    coalescer_init(&c, &cc); /* atomic_split = overlap */
+    struct coalescer cl;     /* one atomic transaction per line: the hand and random tests below */
+    cc.atomic_split = COAL_ATOM_SPLIT_LINE;
+    coalescer_init(&cl, &cc);
 
     struct smem_banks_cfg sc;
     struct smem_banks b, fw, p2;
@@ -876,11 +964,12 @@ int main(void)
     smem_banks_init(&p2, &sc);
 
     test_config();
-    test_coalesce_hand(&c);
-    test_coalesce_bounds(&c);
-    test_coalesce_random(&c);
+    test_coalesce_hand(&cl);
+    test_coalesce_bounds(&cl);
+    test_coalesce_random(&cl);
+    test_atomic_split(&c);
     test_coalesce_geometry();
-    test_coalesce_stats(&c);
+    test_coalesce_stats(&cl);
     test_smem_hand(&b, &fw, &p2);
     test_smem_random(&b, &fw, &p2);
     test_smem_stats(&b);

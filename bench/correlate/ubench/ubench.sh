@@ -40,7 +40,12 @@ fma_issue 6 1 tiny
 smem_issue 7 1 tiny
 smem_issue_s32 7 32 tiny
 smem_atom 8 1 tiny
-smem_atom_same 8 0 tiny"
+smem_atom_same 8 0 tiny
+gatom_chain 9 1 tiny
+gatom_issue 10 1 tiny
+gatom_issue_same 10 0 tiny
+sfu_chain 11 1 tiny
+sfu_issue 12 1 tiny"
 [ ${#KINDS[@]} -gt 0 ] || KINDS=($(echo "$TABLE" | awk '{print $1}'))
 mkdir -p "$OUT/ptx" && OUT=$(cd "$OUT" && pwd)
 WORK=$OUT/work
@@ -78,7 +83,10 @@ what = {'smem_chase': 'dependent ld.shared, conflict-free', 'smem_chase_s2': 'de
         'l2_chase': 'dependent ld.global.cg, L2 hit', 'dram_chase': 'dependent ld.global.cg, L2 miss (DRAM)',
         'fma_chain': 'dependent fma.f32 (+ loop)', 'fma_issue': '8 warps x 4 independent fma chains per CTA',
         'smem_issue': '8 warps of independent ld.shared per CTA', 'smem_issue_s32': 'same, 32-way conflicts',
-        'smem_atom': '8 warps of atom.shared.add, 32 distinct banks', 'smem_atom_same': 'same, all lanes on one word'}[name]
+        'smem_atom': '8 warps of atom.shared.add, 32 distinct banks', 'smem_atom_same': 'same, all lanes on one word',
+        'gatom_chain': 'dependent atom.global.add, 32 words of a line', 'gatom_issue': 'CTA 0: 8 warps of atom.global.add, a line each',
+        'gatom_issue_same': 'same, all lanes of a warp on one word', 'sfu_chain': 'dependent ex2.approx.f32',
+        'sfu_issue': '8 warps x 4 independent ex2.approx chains per CTA'}[name]
 s, g = step(gs), step(gg)
 f = lambda x: '-' if x is None else '%.2f' % x
 print('| %s | %s | %s | %s | %s |' % (name, what, f(s), f(g), '%.3f' % (s / g) if s and g else '-'))

@@ -126,6 +126,46 @@ extern "C" __global__ void vectoradd(const float *__restrict__ a, const float *_
         atomicAdd(&s[((lane & 31) * STRIDE + (lane >> 5)) & 2047], 1u);
     __syncthreads();
     acc = s[lane & 2047];
+#elif KIND == 9
+    // global atomic latency: warp 0 runs a dependent atom.global.add chain over 16 lines of c
+    // (the returned value feeds the next address); every step is one L2 atomic round trip
+    unsigned *gc = (unsigned *)c;
+    if (lane >= 32) return;
+    unsigned k = 0;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++) {
+        unsigned v = atomicAdd(gc + 32 * k + lane, 1u);
+        k = (k + 5 + dep0(v)) & 15;
+        acc += v;
+    }
+#elif KIND == 10
+    // global atomic throughput: CTA 0 only; each of its 8 warps adds 1 to word
+    // (32 warp + lane * STRIDE) mod 256 of c, independent of the previous step
+    // (STRIDE 1: one line per warp, 32 distinct words; STRIDE 0: all lanes of a warp on one word)
+    unsigned *gc = (unsigned *)c;
+    if (blockIdx.x != 0) return;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++)
+        atomicAdd(gc + ((32 * (lane >> 5) + (lane & 31) * STRIDE) & 255), 1u);
+#elif KIND == 11
+    // SFU latency: warp 0 runs a dependent ex2.approx chain
+    if (lane >= 32) return;
+    float x = a[lane];
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++)
+        asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x));
+    acc = __float_as_uint(x);
+#elif KIND == 12
+    // SFU throughput: every warp of the CTA runs 4 independent ex2.approx chains
+    float x0 = a[lane & 31], x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++) {
+        asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x0));
+        asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x1));
+        asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x2));
+        asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x3));
+    }
+    acc = __float_as_uint(x0 + x1 + x2 + x3);
 #endif
     if (blockIdx.x * blockDim.x + lane < n)
         c[blockIdx.x * blockDim.x + lane] = __uint_as_float(acc);

@@ -8,11 +8,23 @@
  * stores, atomics and L1-bypassing reads. So 32 lanes reading 4 B inside one
  * line give 1 transaction here (GPGPU-Sim: 2, one per half-warp).
  *
- * NOTE(atomic-grouping): GPGPU-Sim 3.x (later 3.x releases) splits an atomic
- * line into several transactions when two lanes touch the same bytes. The
- * spec executes an atomic line at L2 with its lanes applied in lane order
- * (2.8), so we keep one transaction per line for atomics too; the lane mask
- * tells L2 which lanes to apply.
+ * NOTE(atomic-grouping): GPGPU-Sim 3.x (later 3.x releases and 4.x,
+ * memory_coalescing_arch_atomic) splits an atomic line into several
+ * transactions when two lanes touch the same bytes: a lane joins the first
+ * transaction of its line that does not hold its bytes yet, else starts a
+ * new one. coalesce.atomic_split = overlap (gtx480 and every preset) does
+ * the same. It is how same-address atomics of one warp serialise: each
+ * round is its own request, L2 access and reply, as on the hardware, where
+ * the L2's atomic unit applies conflicting lanes one after another. Lane
+ * order is kept: a later lane on the same bytes always lands in a later
+ * transaction, the transactions of a line leave in creation order (the sort
+ * below is stable) and reach the L2 in that order (one FIFO per source and
+ * destination), which applies each one's lanes in lane order (spec 2.8), so
+ * the values are those of one transaction per line. `line` keeps one
+ * transaction per line (the spec's reading before the atomic micro-kernels
+ * of docs/correlation.md showed what it misses: a warp of 32 lanes on one
+ * word cost no more than 32 lanes on 32 words, 149 against GPGPU-Sim's 512
+ * cycles per step).
  *
  * NOTE(cache-ops): L1 bypass per spec 2.6: .cg loads and all atomics (as
  * GPGPU-Sim 3.x), plus .cv and .volatile loads [spec proposal]. .cs and .lu
@@ -32,11 +44,16 @@
 /* ------------------------------------------------------------------ config */
 
 
+static const char *const atomic_split_names[] = {"line", "overlap", NULL};
+
 static const struct cfg_key coalesce_keys[] = {
     {"line", CFG_SIZE, offsetof(struct coalesce_cfg, line), 32, COAL_MAX_LINE, "128", NULL,
      "coalescing granularity (bytes): one transaction per line touched; equals the L1D line (GPGPU-Sim dl1 128 B)"},
     {"sector", CFG_SIZE, offsetof(struct coalesce_cfg, sector), 4, COAL_MAX_LINE, "32", NULL,
      "sector (bytes): sector-mask unit and smallest store/atomic/bypass-read segment (spec 2.7)"},
+    {"atomic_split", CFG_ENUM, offsetof(struct coalesce_cfg, atomic_split), 0, 0, "overlap", atomic_split_names,
+     "atomics: overlap = lanes on bytes a transaction already has go to the next one (GPGPU-Sim; same-word lanes "
+     "serialise); line = one transaction per line"},
 };
 
 static void coalesce_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
@@ -67,6 +84,7 @@ void coalesce_cfg_defaults(struct coalesce_cfg *cfg)
      * table's defaults and checks they agree. */
     cfg->line = 128;  /* GPGPU-Sim 3.x GTX480 -gpgpu_cache:dl1 32:128:4 */
     cfg->sector = 32; /* spec 2.7 segments 32/64/128 B; GPGPU-Sim chunk */
+    cfg->atomic_split = COAL_ATOM_SPLIT_OVERLAP; /* GPGPU-Sim memory_coalescing_arch_atomic */
     cfg->flit = 32;   /* spec 1.3, config_fermi_islip.icnt flit_size 32 */
     cfg->header = 8;  /* spec 2.7 "8 B header" (GPGPU-Sim packet header) */
 }
@@ -105,6 +123,7 @@ void coalescer_init(struct coalescer *c, const struct coalesce_cfg *cfg)
     c->line_flits = (uint8_t)coalescer_flits(c, c->line_bytes);
     if (c->hdr_flits == 0) /* header 0: a request still occupies one flit */
         c->hdr_flits = 1;
+    c->atomic_split = cfg->atomic_split == COAL_ATOM_SPLIT_OVERLAP;
 }
 
 /* ----------------------------------------------------------------- coalesce */
@@ -196,6 +215,7 @@ unsigned coalescer_run(const struct coalescer *c, const struct coal_req *req,
     const uint64_t line_mask = ~(uint64_t)(c->line_bytes - 1);
     unsigned n = 0;
     unsigned last = 0; /* index of the transaction the previous lane joined */
+    const bool split = req->op == COAL_ATOMIC && c->atomic_split;
 
     /* Pass 1: group lanes by line. Consecutive lanes usually share the line
      * of the previous lane (fast path); otherwise a linear probe over the
@@ -211,18 +231,23 @@ unsigned coalescer_run(const struct coalescer *c, const struct coal_req *req,
                       lane, (unsigned long long)a, size);
         uint64_t line = a & line_mask;
         unsigned t;
-        if (n && out[last].line_addr == line) {
+        if (split) {
+            /* NOTE(atomic-grouping): first transaction of the line without these bytes */
+            unsigned off = (unsigned)(a & ~line_mask);
+            for (t = 0; t < n && (out[t].line_addr != line || mask_any(out[t].bytes, off, size)); t++)
+                ;
+        } else if (n && out[last].line_addr == line) {
             t = last;
         } else {
             for (t = 0; t < n && out[t].line_addr != line; t++)
                 ;
-            if (t == n) {
-                out[n].line_addr = line;
-                out[n].bytes[0] = out[n].bytes[1] = 0;
-                out[n].lanes = 0;
-                n++;
-            }
             last = t;
+        }
+        if (t == n) {
+            out[n].line_addr = line;
+            out[n].bytes[0] = out[n].bytes[1] = 0;
+            out[n].lanes = 0;
+            n++;
         }
         out[t].lanes |= 1u << lane;
         mask_set(out[t].bytes, (unsigned)(a & ~line_mask), size);

@@ -60,9 +60,18 @@ struct cfg_section;
 #define COAL_MAX_LINE 128 /* bytes: largest supported coalesce.line (byte mask is 2 x 64 bits) */
 
 /* Configuration (section "coalesce", declared in coalesce.c). */
+/* coalesce.atomic_split: how the lanes of an atomic that touch one line
+ * become transactions. */
+enum {
+    COAL_ATOM_SPLIT_LINE = 0, /* one transaction per line; same-word lanes cost nothing extra */
+    COAL_ATOM_SPLIT_OVERLAP,  /* a lane whose bytes a transaction of its line already has starts
+                               * the next one (GPGPU-Sim 3.x / 4.x): same-word lanes serialise */
+};
+
 struct coalesce_cfg {
     uint64_t line;   /* coalesce.line (bytes): transaction granularity = L1D line; 32, 64 or 128 */
     uint64_t sector; /* coalesce.sector (bytes): sector mask and smallest segment granularity */
+    int atomic_split; /* coalesce.atomic_split: COAL_ATOM_SPLIT_* (NOTE(atomic-grouping) in coalesce.c) */
     /* Not keys of this section: the packet geometry is declared once, as
      * icnt_net.flit and icnt_net.header, and the SM copies them here. */
     uint64_t flit;   /* bytes: interconnect flit size used to count packet flits */
@@ -121,6 +130,7 @@ struct coalescer {
     uint32_t header_bytes; /* bytes of packet header */
     uint8_t hdr_flits;     /* flits of a payload-less packet (read request, store ack) */
     uint8_t line_flits;    /* flits of a packet carrying a whole line */
+    bool atomic_split;     /* coalesce.atomic_split = overlap */
 };
 
 /* Validate cfg (panics on values the cfg table's ranges and check should have
