@@ -166,6 +166,19 @@ extern "C" __global__ void vectoradd(const float *__restrict__ a, const float *_
         asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(x3));
     }
     acc = __float_as_uint(x0 + x1 + x2 + x3);
+#elif KIND == 13
+    // L2-hit throughput: every warp of the CTA issues independent ld.global.cg of its own line of a
+    // 16-line (2 KB) window of a (all hits after the first lap); STRIDE lines apart per step
+    if (lane >= 32 * 8) return;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++)
+        acc += ld_cg(ga + 32 * (((lane >> 5) + STRIDE * i) & 15) + (lane & 31));
+#elif KIND == 14
+    // L1D-hit throughput: the same with ld.global.ca (hits in the L1D after the first lap)
+    if (lane >= 32 * 8) return;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++)
+        acc += ld_ca(ga + 32 * (((lane >> 5) + STRIDE * i) & 15) + (lane & 31));
 #endif
     if (blockIdx.x * blockDim.x + lane < n)
         c[blockIdx.x * blockDim.x + lane] = __uint_as_float(acc);
