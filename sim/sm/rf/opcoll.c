@@ -4,9 +4,13 @@
  * NOTE(reads-per-unit): GPGPU-Sim 3.x's arbiter (opndcoll_rfu_t::arbiter_t::
  * allocate_reads) matches banks to collector units, so a unit receives at
  * most one operand per cycle even when its operands sit in different banks.
- * The spec (2.4) only says "each bank serves one access per cycle"; we keep
- * the GPGPU-Sim behaviour as the default (rf.reads_per_unit = 1) and make it
- * a knob (0 = unlimited, the pure one-access-per-bank model).
+ * GPGPU-Sim 4.x dropped the unit side of that match (commit 3633eac, March
+ * 2020: "allow OC to read multiple reg banks at the same cycle"), so there a
+ * unit gets one operand per bank per cycle. The spec (2.4) only says "each
+ * bank serves one access per cycle"; gtx480, the seeds' 3.2.2 model, keeps
+ * 3.x's rule (rf.reads_per_unit = 1, the default), gtx480-gpgpusim42 4.x's
+ * (0 = unlimited, the pure one-access-per-bank model); docs/correlation.md,
+ * session 11, for the micro-kernels that show it.
  * NOTE(rotating-start): the grant order is a deterministic rotation that
  * starts at bank (tick mod n_banks), tick = the RF tick (= the pipeline
  * cycle with rf.clock_mult 1). It depends only on the tick number, so
