@@ -179,6 +179,15 @@ extern "C" __global__ void vectoradd(const float *__restrict__ a, const float *_
 #pragma unroll 16
     for (int i = 0; i < HOPS; i++)
         acc += ld_ca(ga + 32 * (((lane >> 5) + STRIDE * i) & 15) + (lane & 31));
+#elif KIND == 15
+    // L2-hit bandwidth of the whole GPU: CTAs 0-119 (8 per SM on 15 SMs, size small), each of their
+    // warps issues independent ld.global.cg of its own line of a 256 KB window of a (2048 lines,
+    // spread over every L2 slice; hits after the first lap)
+    if (blockIdx.x >= 120) return;
+    const unsigned wid = blockIdx.x * 8 + (lane >> 5);
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++)
+        acc += ld_cg(ga + 32 * ((wid + 960 * STRIDE * i) & 2047) + (lane & 31));
 #endif
     if (blockIdx.x * blockDim.x + lane < n)
         c[blockIdx.x * blockDim.x + lane] = __uint_as_float(acc);
