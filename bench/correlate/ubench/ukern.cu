@@ -188,6 +188,14 @@ extern "C" __global__ void vectoradd(const float *__restrict__ a, const float *_
 #pragma unroll 16
     for (int i = 0; i < HOPS; i++)
         acc += ld_cg(ga + 32 * ((wid + 960 * STRIDE * i) & 2047) + (lane & 31));
+#elif KIND == 16
+    // the same through the L1D: ld.global.ca over the 256 KB window, which the 16 KB L1D cannot hold,
+    // so every access is an L1D miss and an L2 hit (line fills)
+    if (blockIdx.x >= 120) return;
+    const unsigned wid = blockIdx.x * 8 + (lane >> 5);
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++)
+        acc += ld_ca(ga + 32 * ((wid + 960 * STRIDE * i) & 2047) + (lane & 31));
 #endif
     if (blockIdx.x * blockDim.x + lane < n)
         c[blockIdx.x * blockDim.x + lane] = __uint_as_float(acc);
