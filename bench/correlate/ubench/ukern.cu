@@ -179,23 +179,18 @@ extern "C" __global__ void vectoradd(const float *__restrict__ a, const float *_
 #pragma unroll 16
     for (int i = 0; i < HOPS; i++)
         acc += ld_ca(ga + 32 * (((lane >> 5) + STRIDE * i) & 15) + (lane & 31));
-#elif KIND == 15
+#elif KIND == 15 || KIND == 16
     // L2-hit bandwidth of the whole GPU: CTAs 0-119 (8 per SM on 15 SMs, size small), each of their
-    // warps issues independent ld.global.cg of its own line of a 256 KB window of a (2048 lines,
-    // spread over every L2 slice; hits after the first lap)
+    // warps issues independent loads of its own line of a 256 KB window of a (2048 lines, spread over
+    // every L2 slice; hits after the first lap). 15: ld.global.cg (L1D bypassed); 16: ld.global.ca
+    // (the 16 KB L1D cannot hold the window: every access an L1D miss and an L2 hit, line fills)
     if (blockIdx.x >= 120) return;
     const unsigned wid = blockIdx.x * 8 + (lane >> 5);
 #pragma unroll 16
-    for (int i = 0; i < HOPS; i++)
-        acc += ld_cg(ga + 32 * ((wid + 960 * STRIDE * i) & 2047) + (lane & 31));
-#elif KIND == 16
-    // the same through the L1D: ld.global.ca over the 256 KB window, which the 16 KB L1D cannot hold,
-    // so every access is an L1D miss and an L2 hit (line fills)
-    if (blockIdx.x >= 120) return;
-    const unsigned wid = blockIdx.x * 8 + (lane >> 5);
-#pragma unroll 16
-    for (int i = 0; i < HOPS; i++)
-        acc += ld_ca(ga + 32 * ((wid + 960 * STRIDE * i) & 2047) + (lane & 31));
+    for (int i = 0; i < HOPS; i++) {
+        const unsigned *p = ga + 32 * ((wid + 960 * STRIDE * i) & 2047) + (lane & 31);
+        acc += KIND == 15 ? ld_cg(p) : ld_ca(p);
+    }
 #endif
     if (blockIdx.x * blockDim.x + lane < n)
         c[blockIdx.x * blockDim.x + lane] = __uint_as_float(acc);
