@@ -132,7 +132,7 @@ void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t l
         late = (uint32_t)(ctx->t_end - arrival);
         arrival = ctx->t_end;
     }
-    SIM_ASSERT(type <= UINT16_MAX, "engine: message type 0x%x does not fit 16 bits", type);
+    SIM_DEBUG_ASSERT(type <= UINT16_MAX, "engine: message type 0x%x does not fit 16 bits", type); /* model constants */
     int dthr = e->parts[dpart].owner;
     /* NOTE(same-thread-send): a message to a partition this thread owns
      * (its own, or another one it runs) is written once, straight into a
