@@ -21,9 +21,13 @@
  * see sync/arena.h, gives it implicitly), caches, and CPU hot-plug after
  * topo_init.
  *
+ * Only the PUs this process may run on count (NOTE(pin-allowed) in
+ * topo.c): under `taskset -c 2,3` the host is two PUs, 2 and 3, and the
+ * cores are those holding an allowed PU.
+ *
  * When hwloc cannot load the topology, topo_init falls back to a flat
- * machine of sysconf(_SC_NPROCESSORS_ONLN) PUs, each its own core, with OS
- * indices 0..n-1, and returns -1; the struct is usable either way.
+ * machine of the allowed CPUs (sched_getaffinity), each its own core, and
+ * returns -1; the struct is usable either way.
  *
  * Thread safety: init and fini on one thread; every other call only reads
  * the struct (hwloc allows concurrent readers of one topology), so all
@@ -42,8 +46,8 @@ struct topo {
     struct hwloc_topology *hw; /* loaded hwloc topology; NULL in the flat fallback */
     bool this_system;          /* describes this machine, so pinning is allowed
                                   (false for synthetic topologies) */
-    unsigned n_cores;          /* physical cores (>= 1) */
-    unsigned n_pus;            /* processing units = hardware threads (>= n_cores) */
+    unsigned n_cores;          /* physical cores with an allowed PU (>= 1) */
+    unsigned n_pus;            /* allowed processing units = hardware threads (>= n_cores) */
     int *order_cores;          /* [n_pus] OS CPU indices in ENG_PIN_CORES order */
     int *order_compact;        /* [n_pus] OS CPU indices in ENG_PIN_COMPACT order */
 };
@@ -56,6 +60,12 @@ int topo_init(struct topo *t);
  * tests of the orders on machines this host is not. Pinning is disabled
  * (topo_pin_self returns -1). Returns 0, or -1 (t zeroed) on a bad string. */
 int topo_init_synthetic(struct topo *t, const char *description);
+
+/* The same, keeping only the PUs whose OS indices are in `allowed`, a
+ * list such as "1,3-5" (NULL: all), as topo_init keeps those of the
+ * process's CPU binding. A list that holds none of the topology's PUs is
+ * ignored. Returns 0, or -1 (t zeroed) on a bad string or list. */
+int topo_init_synthetic_allowed(struct topo *t, const char *description, const char *allowed);
 
 /* The fallback: n_pus single-PU cores with OS indices 0..n_pus-1. Also used
  * by topo_init. Returns 0, or -1 (t zeroed) when out of memory. */

@@ -149,6 +149,39 @@ static void test_synthetic(void)
     }
     topo_fini(&t);
 
+    /* NOTE(pin-allowed): a binding keeps its PUs only, cores first within it. */
+    TAP_EQ_I64(topo_init_synthetic_allowed(&t, "pack:1 core:2 pu:2", "1-3"), 0, "1x2x2 bound to 1-3 loads");
+    {
+        static const int cores[] = {1, 2, 3}, compact[] = {1, 2, 3};
+        TAP_EQ_U64(topo_pus(&t), 3, "1x2x2 bound to 1-3: 3 PUs");
+        TAP_EQ_U64(topo_physical_cores(&t), 2, "1x2x2 bound to 1-3: 2 cores");
+        TAP_OK(order_is(&t, ENG_PIN_CORES, cores, 3), "1x2x2 bound to 1-3: CORES order is 1,2,3");
+        TAP_OK(order_is(&t, ENG_PIN_COMPACT, compact, 3), "1x2x2 bound to 1-3: COMPACT order is 1,2,3");
+        TAP_EQ_I64(topo_cpu_for(&t, ENG_PIN_CORES, 3), 1, "1x2x2 bound to 1-3: thread 3 wraps to CPU 1");
+    }
+    topo_fini(&t);
+    TAP_EQ_I64(topo_init_synthetic_allowed(&t, "pack:1 core:2 pu:2", "0,1"), 0, "1x2x2 bound to 0,1 loads");
+    {
+        static const int both[] = {0, 1};
+        TAP_EQ_U64(topo_physical_cores(&t), 1, "1x2x2 bound to one core's PUs: 1 core");
+        TAP_OK(order_is(&t, ENG_PIN_CORES, both, 2) && order_is(&t, ENG_PIN_COMPACT, both, 2),
+               "1x2x2 bound to 0,1: both orders are 0,1");
+    }
+    topo_fini(&t);
+    TAP_EQ_I64(topo_init_synthetic_allowed(&t, "pack:2 core:3 pu:2", "3-8"), 0, "2x3x2 bound to 3-8 loads");
+    {
+        /* cores {0,1} {2,3} {4,5} | {6,7} {8,9} {10,11}: allowed PUs 3 | 4 5 | 6 7 | 8 */
+        static const int cores[] = {3, 4, 6, 8, 5, 7};
+        TAP_EQ_U64(topo_physical_cores(&t), 4, "2x3x2 bound to 3-8: 4 cores");
+        TAP_OK(order_is(&t, ENG_PIN_CORES, cores, 6), "2x3x2 bound to 3-8: CORES order is 3,4,6,8,5,7");
+        TAP_OK(orders_are_permutations(&t), "2x3x2 bound to 3-8: orders are permutations");
+    }
+    topo_fini(&t);
+    TAP_EQ_I64(topo_init_synthetic_allowed(&t, "core:4 pu:1", "9-12"), 0, "a binding outside the topology loads");
+    TAP_EQ_U64(topo_pus(&t), 4, "a binding outside the topology is ignored");
+    topo_fini(&t);
+    TAP_EQ_I64(topo_init_synthetic_allowed(&t, "core:4 pu:1", "x"), -1, "a bad CPU list is rejected");
+
     TAP_EQ_I64(topo_init_synthetic(&t, "core:two"), -1, "a bad synthetic string is rejected");
     TAP_OK(t.order_cores == NULL && t.n_pus == 0, "rejected topology is left zeroed");
     topo_fini(&t); /* fini on a zeroed topology is harmless */
@@ -240,6 +273,39 @@ static void test_pinning(void)
     topo_fini(&t);
 }
 
+/* NOTE(pin-allowed): a process bound to one CPU (as `taskset -c K` does)
+ * gets a host of that CPU alone, and its engine threads are pinned there,
+ * never onto CPUs outside the binding. */
+static void test_bound_process(void)
+{
+    cpu_set_t old, one;
+    CPU_ZERO(&old);
+    if (sched_getaffinity(0, sizeof old, &old) != 0 || CPU_COUNT(&old) < 2) {
+        tap_skip(4, "needs a process allowed on 2 or more CPUs");
+        return;
+    }
+    int last = -1;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &old))
+            last = c;
+    CPU_ZERO(&one);
+    CPU_SET(last, &one);
+    TAP_EQ_I64(sched_setaffinity(0, sizeof one, &one), 0, "bind the (single-threaded) test to CPU %d", last);
+    struct topo t;
+    topo_init(&t);
+    TAP_EQ_U64(topo_pus(&t), 1, "bound to one CPU: the host has 1 PU");
+    bool within = true;
+    for (unsigned i = 0; i < 4; i++) {
+        struct pin_job j = run_pin(&t, ENG_PIN_CORES, i);
+        within = within && j.got == last && j.on_cpu == last;
+        if (j.got != last)
+            tap_diag("thread %u pinned to %d, binding is CPU %d", i, j.got, last);
+    }
+    TAP_OK(within, "engine threads 0-3 are all pinned to CPU %d", last);
+    topo_fini(&t);
+    TAP_EQ_I64(sched_setaffinity(0, sizeof old, &old), 0, "binding restored");
+}
+
 /* ---------------------------------------------------------- registry */
 
 static const struct tap_test tests[] = {
@@ -247,6 +313,7 @@ static const struct tap_test tests[] = {
     {"synthetic", test_synthetic},
     {"flat", test_flat},
     {"pinning", test_pinning},
+    {"bound_process", test_bound_process},
 };
 
 int main(void) { return tap_run(tests, ARRAY_LEN(tests)); }
