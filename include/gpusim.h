@@ -68,7 +68,9 @@ void gs_ctx_destroy(gs_ctx *ctx);
  * the model's partitions; with sync.adaptive the engine runs fewer when
  * that is faster, docs/engine.md); sm_threads and mem_threads: an explicit
  * split (both or neither non-zero; no adaptation); pin: 0 none,
- * 1 one thread per physical core, 2 compact; progress: non-zero prints a
+ * 1 one thread per physical core, 2 compact, 3 auto (1 when the threads
+ * take every CPU the process may use, else 0); CPUs outside the process's
+ * binding (taskset) are never used; progress: non-zero prints a
  * progress line on stderr (kernel, CTAs done, cycles, rate, elapsed) while
  * kernels run; stop_flag: optional, read at quantum boundaries (functional
  * mode: once per round of warp turns), non-zero stops the kernel with

@@ -481,6 +481,15 @@ int eng_run(struct engine *e, const struct eng_run_opts *o, struct eng_result *r
     if (eng_threads_map(e, o, err, err_len) != 0)
         return -1;
     unsigned n_thr = e->n_threads;
+    /* NOTE(pin-auto): pinning pays only to a run that owns its CPUs. Jobs
+     * that share a machine (a sweep, a job array, GNU parallel) each pin
+     * from the first CPU of their binding, so pinned 1-thread jobs all
+     * land on CPU 0 and pinned k-thread jobs on CPUs 0..k-1, whatever is
+     * idle. The default therefore pins only when the run takes every CPU
+     * it may use (its binding, NOTE(pin-allowed) in topo.c); otherwise the
+     * OS places the threads. Set once, when the first run spawns them. */
+    if (o->pin == ENG_PIN_AUTO)
+        e->pin = n_thr >= topo_pus(&e->topo) ? ENG_PIN_CORES : ENG_PIN_NONE;
     /* Adapt only when the split is ours to choose and there is a choice;
      * the debug re-partitioner works whatever the options. */
     e->adaptive = e->cfg.adaptive && !e->explicit_split && n_thr > 1;

@@ -68,7 +68,10 @@ struct eng_ctx;
 
 /* ------------------------------------------------------------- config */
 
-enum eng_pin { ENG_PIN_NONE, ENG_PIN_CORES, ENG_PIN_COMPACT };
+/* Thread pinning (sync/topo.h). ENG_PIN_AUTO (NOTE(pin-auto) in
+ * engine.c): ENG_PIN_CORES when the run's threads cover every CPU the
+ * process may use, else no pinning. */
+enum eng_pin { ENG_PIN_NONE, ENG_PIN_CORES, ENG_PIN_COMPACT, ENG_PIN_AUTO };
 
 /* What the model does about relaxed mode's late messages (sync.relaxed_comp;
  * ignored in exact mode). */

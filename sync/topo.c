@@ -50,7 +50,8 @@ int topo_init_flat(struct topo *t, unsigned n_pus)
  * affinity). Before, they held every PU of the machine, so two jobs started
  * side by side under `taskset -c 2,3` and `taskset -c 10,11` both pinned
  * their engine threads to CPUs 0 and 1: on the lent 16-core host (session
- * 12) sgemm and bfs at medium then ran at 2 threads 1.9x slower than at one.
+ * 12) sgemm and bfs at medium then ran at 2 threads 1.7-1.9x slower than
+ * at one.
  * Cores are counted among those with an allowed PU, so "one thread per core
  * first" is taken within the binding. */
 static int topo_from_hwloc(struct topo *t, hwloc_topology_t hw, hwloc_const_bitmap_t allowed)
@@ -222,6 +223,7 @@ int topo_cpu_for(const struct topo *t, enum eng_pin policy, unsigned thread_inde
     case ENG_PIN_COMPACT:
         return t->order_compact[thread_index % t->n_pus];
     case ENG_PIN_NONE:
+    case ENG_PIN_AUTO: /* resolved by eng_run before threads start (NOTE(pin-auto)) */
         return -1;
     }
     return -1;

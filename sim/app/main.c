@@ -138,7 +138,9 @@ static void usage(FILE *out)
           "                         physical cores and the partitions; sync.adaptive runs fewer when faster)\n"
           "  --sm-threads N         host threads for SM partitions (with --mem-threads)\n"
           "  --mem-threads N        host threads for memory partitions (with --sm-threads)\n"
-          "  --pin none|cores|compact  thread pinning (default cores: one per physical core first)\n"
+          "  --pin auto|none|cores|compact  thread pinning (cores: one per physical core first, within\n"
+          "                         the process's CPU binding; default auto: cores when the run's\n"
+          "                         threads take every CPU it may use, else none)\n"
           "  --stats FILE           write statistics as JSON (atomically)\n"
           "  -q, --quiet            no progress line on stderr\n"
           "\n"
@@ -176,7 +178,7 @@ static bool parse_uint(const char *s, unsigned *out)
 static int parse_args(int argc, char **argv, struct cli *c)
 {
     memset(c, 0, sizeof *c);
-    c->run.pin = ENG_PIN_CORES;
+    c->run.pin = ENG_PIN_AUTO;
     c->size = WL_SMALL;
     c->seed = 1;
     if (argc < 2) {
@@ -227,8 +229,10 @@ static int parse_args(int argc, char **argv, struct cli *c)
                 c->run.pin = ENG_PIN_CORES;
             else if (!strcmp(val, "compact"))
                 c->run.pin = ENG_PIN_COMPACT;
+            else if (!strcmp(val, "auto"))
+                c->run.pin = ENG_PIN_AUTO;
             else
-                return usage_error("--pin takes none, cores or compact, got '%s'", val);
+                return usage_error("--pin takes auto, none, cores or compact, got '%s'", val);
         } else if (!strcmp(a, "--stats")) {
             NEED_VAL();
             c->stats_path = val;
@@ -625,7 +629,10 @@ static int cmd_run(struct cli *c)
         .ptx_override = ptx,
         .ptx_override_name = c->ptx_path,
         .host = {c->run.threads, c->run.sm_threads, c->run.mem_threads,
-                 c->run.pin == ENG_PIN_CORES ? 1 : c->run.pin == ENG_PIN_COMPACT ? 2 : 0,
+                 c->run.pin == ENG_PIN_CORES     ? 1
+                 : c->run.pin == ENG_PIN_COMPACT ? 2
+                 : c->run.pin == ENG_PIN_AUTO    ? 3
+                                                 : 0,
                  isatty(STDERR_FILENO) && !c->quiet, (const volatile unsigned *)(uintptr_t)&sw.stop},
     };
     if (!c->quiet)
