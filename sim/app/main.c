@@ -147,7 +147,8 @@ static void usage(FILE *out)
           "workload options (run):\n"
           "  --size tiny|small|medium|large  input size class (default small)\n"
           "  --seed N               input seed (default 1)\n"
-          "  --ptx FILE             run this PTX instead of the workload's own kernel.ptx\n"
+          "  --ptx FILE             run this PTX instead of the workload's own kernel.ptx (with the\n"
+          "                         register counts of FILE.regs when it exists)\n"
           "  --profile-out FILE     record a profile of every launch (functional mode; = -o ptx.profile_out=FILE)\n"
           "  --profile-in FILE      load a profile for the kernel-time passes (= -o ptx.profile_in=FILE)\n"
           "\n"
@@ -609,10 +610,26 @@ static int cmd_run(struct cli *c)
     }
     if (c->stats_path && !stats_path_ok(c->stats_path))
         return EXIT_USAGE;
-    char *ptx = NULL;
+    char *ptx = NULL, *ptx_regs = NULL;
     if (c->ptx_path && !(ptx = read_text(c->ptx_path))) {
         fprintf(stderr, "gpusim: cannot read %s: %s\n", c->ptx_path, strerror(errno));
         return EXIT_USAGE;
+    }
+    /* NOTE(ptx-sidecar): FILE.regs beside --ptx FILE gives the ptxas
+     * register counts for occupancy, as kernel.ptx.regs does for the
+     * workload's own kernel (docs/ptx.md); without it the allocator's
+     * counts are used. */
+    if (c->ptx_path) {
+        size_t n = strlen(c->ptx_path) + 6;
+        char *side = xmalloc(n);
+        snprintf(side, n, "%s.regs", c->ptx_path);
+        if (access(side, F_OK) == 0 && !(ptx_regs = read_text(side))) {
+            fprintf(stderr, "gpusim: cannot read %s: %s\n", side, strerror(errno));
+            free(side);
+            free(ptx);
+            return EXIT_USAGE;
+        }
+        free(side);
     }
     struct sigwatch sw;
     sigwatch_start(&sw);
@@ -627,6 +644,7 @@ static int cmd_run(struct cli *c)
         .seed = c->seed,
         .quiet = c->quiet,
         .ptx_override = ptx,
+        .ptx_override_regs = ptx_regs,
         .ptx_override_name = c->ptx_path,
         .host = {c->run.threads, c->run.sm_threads, c->run.mem_threads,
                  c->run.pin == ENG_PIN_CORES     ? 1
@@ -644,6 +662,7 @@ static int cmd_run(struct cli *c)
     int st = wl_run(e, &o, &ctx);
     double secs = elapsed(&t0);
     free(ptx);
+    free(ptx_regs);
     int status = st == WL_PASS ? EXIT_OK : st == WL_INPUT_ERROR ? EXIT_USAGE : EXIT_SIMFAIL;
     uint32_t signo = at_load_acq_u32(&sw.signo);
     if (signo && st != WL_PASS) {

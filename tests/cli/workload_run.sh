@@ -24,6 +24,19 @@ printf '.version 7.0\n.target sm_75\n.address_size 64\n.visible .entry vectoradd
 expect_exit 2 "malformed --ptx is exit 2" -- "$GPUSIM" run vectoradd --size tiny --ptx "$TMP/broken.ptx"
 contains "$TMP/err" "broken.ptx:4:" "PTX error names file:line"
 
+# NOTE(ptx-sidecar): FILE.regs beside --ptx FILE sets the register counts
+# for occupancy (here one that cannot fit: a launch error naming them), and a
+# malformed one is an input error with file:line:column.
+cp "$SRC/workloads/vectoradd/kernel.ptx" "$TMP/k.ptx"
+echo "vectoradd 200" > "$TMP/k.ptx.regs"
+expect_exit 2 "--ptx reads FILE.regs (200 registers cannot launch)" -- "$GPUSIM" run vectoradd --size tiny --ptx "$TMP/k.ptx"
+contains "$TMP/err" "256 threads x 200 registers does not fit an SM" "the sidecar's count is the one used"
+echo "vectoradd x" > "$TMP/k.ptx.regs"
+expect_exit 2 "malformed FILE.regs is exit 2" -- "$GPUSIM" run vectoradd --size tiny --ptx "$TMP/k.ptx"
+contains "$TMP/err" "k.ptx.regs:1:11:" "sidecar error names file:line:column"
+rm "$TMP/k.ptx.regs"
+expect_exit 0 "--ptx without a sidecar runs (allocator's counts)" -- "$GPUSIM" run vectoradd --size tiny --ptx "$TMP/k.ptx"
+
 expect_exit 2 "unknown workload" -- "$GPUSIM" run vectorad
 contains "$TMP/err" "did you mean 'vectoradd'" "did-you-mean hint"
 expect_exit 2 "missing workload name" -- "$GPUSIM" run

@@ -404,7 +404,7 @@ int wl_run(const struct wl_entry *e, const struct wl_run_opts *o, gs_ctx **ctx_o
         .seed = o->seed,
         .quiet = o->quiet,
         .ptx = o->ptx_override ? o->ptx_override : e->ptx,
-        .regs = o->ptx_override ? NULL : e->regs,
+        .regs = o->ptx_override ? o->ptx_override_regs : e->regs,
         .ptx_name = o->ptx_override ? (o->ptx_override_name ? o->ptx_override_name : "<--ptx>") : name,
     };
     char seed[32];

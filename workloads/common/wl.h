@@ -179,7 +179,8 @@ struct wl_run_opts {
     enum wl_size size;
     uint64_t seed;
     bool quiet;
-    const char *ptx_override;         /* replaces kernel.ptx (no sidecar) */
+    const char *ptx_override;         /* replaces kernel.ptx */
+    const char *ptx_override_regs;    /* its register sidecar text, or NULL (allocator's counts) */
     const char *ptx_override_name;
     gs_host_opts host;                /* timing mode: host threads, progress line (zero = defaults) */
 };

@@ -62,6 +62,15 @@ for name in "${KINDS[@]}"; do
     p=$OUT/ptx/${name}_$h.ptx
     "$CUDA/bin/nvcc" -arch=sm_75 -ptx -DKIND="$kind" -DHOPS="$h" -DSTRIDE="$stride" "$HERE/ukern.cu" -o "$p" 2>/dev/null ||
       { echo "ubench.sh: nvcc failed for $name" >&2; exit 2; }
+    # NOTE(ubench-regs): the register count for occupancy from ptxas (sm_75),
+    # in the sidecar gpusim reads beside the PTX, as GPGPU-Sim takes it
+    # (-gpgpu_occupancy_sm_number 75). Without it gpusim used its allocator's
+    # count, which for l2_bw_ca is 21 or fewer against ptxas' 38: 6 CTAs per
+    # SM here against GPGPU-Sim's 3 (session 12).
+    regs=$("$CUDA/bin/nvcc" -arch=sm_75 -cubin -Xptxas -v -DKIND="$kind" -DHOPS="$h" -DSTRIDE="$stride" \
+             "$HERE/ukern.cu" -o /dev/null 2>&1 | sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' | head -1)
+    [ -n "$regs" ] || { echo "ubench.sh: no ptxas register count for $name" >&2; exit 2; }
+    printf '# register count from ptxas -v (sm_75)\nvectoradd %s\n' "$regs" >"$p.regs"
     "$HERE/../correlate.sh" --ptx "$p" --out "$OUT/${name}_$h" --work "$WORK" --no-report \
       "${PASS[@]+"${PASS[@]}"}" "vectoradd:$size" >/dev/null 2>&1
   done
