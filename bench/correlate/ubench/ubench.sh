@@ -49,7 +49,9 @@ sfu_issue 12 1 tiny
 l2_issue 13 1 tiny
 l1d_issue 14 1 tiny
 l2_bw 15 1 small
-l2_bw_ca 16 1 small"
+l2_bw_ca 16 1 small
+l1d_scatter 17 1 small
+st_scatter 18 1 small"
 [ ${#KINDS[@]} -gt 0 ] || KINDS=($(echo "$TABLE" | awk '{print $1}'))
 mkdir -p "$OUT/ptx" && OUT=$(cd "$OUT" && pwd)
 WORK=$OUT/work
@@ -102,7 +104,9 @@ what = {'smem_chase': 'dependent ld.shared, conflict-free', 'smem_chase_s2': 'de
         'sfu_issue': '8 warps x 4 independent ex2.approx chains per CTA',
         'l2_issue': '8 warps of independent ld.global.cg per CTA, L2 hits', 'l1d_issue': 'same with ld.global.ca, L1D hits',
         'l2_bw': '120 CTAs x 8 warps of independent ld.global.cg over 256 KB, L2 hits on every slice',
-        'l2_bw_ca': 'same with ld.global.ca: L1D misses, L2 hits'}[name]
+        'l2_bw_ca': 'same with ld.global.ca: L1D misses, L2 hits',
+        'l1d_scatter': 'CTA 0, 8 warps of uncoalesced ld.global.ca (32 lines per warp load), L2 hits',
+        'st_scatter': 'CTA 0, 8 warps of uncoalesced st.global (32 lines per warp store)'}[name]
 s, g = step(gs), step(gg)
 f = lambda x: '-' if x is None else '%.2f' % x
 print('| %s | %s | %s | %s | %s |' % (name, what, f(s), f(g), '%.3f' % (s / g) if s and g else '-'))

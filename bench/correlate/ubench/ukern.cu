@@ -191,6 +191,22 @@ extern "C" __global__ void vectoradd(const float *__restrict__ a, const float *_
         const unsigned *p = ga + 32 * ((wid + 960 * STRIDE * i) & 2047) + (lane & 31);
         acc += KIND == 15 ? ld_cg(p) : ld_ca(p);
     }
+#elif KIND == 17
+    // Uncoalesced loads at one SM (a column walk, as gaussian's gauss_fan1 and nw do): CTA 0's 8 warps
+    // (size small), every lane its own line of a 128 KB window of a (1024 lines: each warp load is 32
+    // L1D misses, L2 hits after the first lap); independent loads, ld.global.ca
+    if (blockIdx.x != 0) return;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++)
+        acc += ld_ca(ga + 32 * ((lane + 256 * STRIDE * i) & 1023));
+#elif KIND == 18
+    // Uncoalesced stores at one SM (gauss_fan1 writes a column of m): CTA 0's 8 warps, every lane a
+    // word of its own line of a 128 KB window of c (32 write requests per warp store), independent
+    if (blockIdx.x != 0) return;
+    unsigned *gc = (unsigned *)c;
+#pragma unroll 16
+    for (int i = 0; i < HOPS; i++)
+        asm volatile("st.global.u32 [%0], %1;" ::"l"(gc + 32 * ((lane + 256 * STRIDE * i) & 1023)), "r"(lane + i));
 #endif
     if (blockIdx.x * blockDim.x + lane < n)
         c[blockIdx.x * blockDim.x + lane] = __uint_as_float(acc);
