@@ -46,9 +46,9 @@ int topo_init_flat(struct topo *t, unsigned n_pus)
  * `allowed` (NULL: all of them). Returns 0 or -1.
  *
  * NOTE(pin-allowed): the orders hold only the PUs this process may run on
- * (its CPU binding at topo_init: taskset, numactl, a batch system's task
- * affinity). Before, they held every PU of the machine, so two jobs started
- * side by side under `taskset -c 2,3` and `taskset -c 10,11` both pinned
+ * (the CPU binding of the thread calling topo_init: taskset, numactl, a
+ * batch system's task affinity). Before, they held every PU of the
+ * machine, so two jobs started side by side under `taskset -c 2,3` and `taskset -c 10,11` both pinned
  * their engine threads to CPUs 0 and 1: on the lent 16-core host (session
  * 12) sgemm and bfs at medium then ran at 2 threads 1.7-1.9x slower than
  * at one.
@@ -152,7 +152,11 @@ int topo_init(struct topo *t)
         hwloc_bitmap_t bind = hwloc_bitmap_alloc();
         int rc = -1;
         if (bind && hwloc_topology_load(hw) == 0) {
-            bool have = hwloc_get_cpubind(hw, bind, HWLOC_CPUBIND_PROCESS) == 0 && !hwloc_bitmap_iszero(bind);
+            /* The calling thread's binding, not the process's: the latter
+             * is the union over all threads, and runtime helper threads
+             * (ThreadSanitizer's, a profiler's) keep the whole machine.
+             * taskset and batch systems bind every thread alike. */
+            bool have = hwloc_get_cpubind(hw, bind, HWLOC_CPUBIND_THREAD) == 0 && !hwloc_bitmap_iszero(bind);
             rc = topo_from_hwloc(t, hw, have ? bind : NULL);
         }
         hwloc_bitmap_free(bind);
