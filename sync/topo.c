@@ -48,12 +48,12 @@ int topo_init_flat(struct topo *t, unsigned n_pus)
  * NOTE(pin-allowed): the orders hold only the PUs this process may run on
  * (the CPU binding of the thread calling topo_init: taskset, numactl, a
  * batch system's task affinity). Before, they held every PU of the
- * machine, so two jobs started side by side under `taskset -c 2,3` and `taskset -c 10,11` both pinned
- * their engine threads to CPUs 0 and 1: on the lent 16-core host (session
- * 12) sgemm and bfs at medium then ran at 2 threads 1.7-1.9x slower than
- * at one.
- * Cores are counted among those with an allowed PU, so "one thread per core
- * first" is taken within the binding. */
+ * machine, so two jobs started side by side under `taskset -c 2,3` and
+ * `taskset -c 10,11` both pinned their engine threads to CPUs 0 and 1: on
+ * the lent 16-core host (session 12) sgemm and bfs at medium then ran at 2
+ * threads 1.7-1.9x slower than at one. Cores are counted among those with
+ * an allowed PU, so "one thread per core first" is taken within the
+ * binding. */
 static int topo_from_hwloc(struct topo *t, hwloc_topology_t hw, hwloc_const_bitmap_t allowed)
 {
     int npu_all = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_PU);
