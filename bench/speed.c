@@ -721,13 +721,20 @@ static void print_projection(const struct bench *b)
                         if (p->proj_threads[i] != k)
                             continue;
                         if (!head) {
-                            printf("Measured here against projected:\n\n| config | mode | workload | threads | measured "
-                                   "| projected |\n|:--|:--|:--|---:|---:|---:|\n");
+                            printf("Measured here against projected (**x-msgs/q**: messages that crossed threads per "
+                                   "quantum in the k-thread run, against the model's msgs x (1 - 1/k) from the "
+                                   "1-thread run; NOTE(msgs-xthread)):\n\n| config | mode | workload | threads | "
+                                   "measured | projected | x-msgs/q measured | x-msgs/q model |\n"
+                                   "|:--|:--|:--|---:|---:|---:|---:|---:|\n");
                             head = true;
                         }
                         double tk = project(b, c1, i);
-                        printf("| %s | %s | %s | %u | %.2fx | %.2fx |\n", b->cfgs[ci].name, b->modes[mi].name,
-                               b->wls[wi].name, k, speedup(b, ci, wi, mi, ti), tk > 0 ? c1->r.kernel_s / tk : 0.0);
+                        const struct eng_profile *pk = &c->r.prof;
+                        double xq = pk->quanta ? (double)pk->msgs_xthread / (double)pk->quanta : 0.0;
+                        double mq = p->quanta ? (double)p->msgs / (double)p->quanta * (1.0 - 1.0 / k) : 0.0;
+                        printf("| %s | %s | %s | %u | %.2fx | %.2fx | %.1f | %.1f |\n", b->cfgs[ci].name,
+                               b->modes[mi].name, b->wls[wi].name, k, speedup(b, ci, wi, mi, ti),
+                               tk > 0 ? c1->r.kernel_s / tk : 0.0, xq, mq);
                     }
                 }
     if (head)
@@ -889,6 +896,7 @@ static void write_json(struct json_writer *w, void *arg)
                     jw_u64(w, "quanta", pf->quanta);
                     jw_u64(w, "sampled_quanta", pf->samples);
                     jw_u64(w, "messages", pf->msgs);
+                    jw_u64(w, "messages_cross_thread", pf->msgs_xthread);
                     jw_double(w, "serial_seconds", pf->serial_s);
                     jw_double(w, "sampled_work_seconds", pf->work_s);
                     jw_double(w, "sampled_busiest_partition_seconds", pf->max_part_s);

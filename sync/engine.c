@@ -508,6 +508,11 @@ int eng_run(struct engine *e, const struct eng_run_opts *o, struct eng_result *r
     e->reports = xcalloc(n_thr, sizeof *e->reports);
     for (unsigned t = 0; t < n_thr; t++) {
         e->prof.msgs += e->threads[t].rep.msgs_sent;
+        /* NOTE(msgs-xthread): the messages that crossed threads under the
+         * mappings the run used, against which bench/speed checks its
+         * projection's assumption that (1 - 1/k) of them cross at k
+         * threads (bench/README.md, "Out-of-sample check"). */
+        e->prof.msgs_xthread += e->threads[t].rep.msgs_xthread;
         e->reports[t] = e->threads[t].rep;
         e->reports[t].n_partitions = e->threads[t].n_parts;
         e->reports[t].cpu = e->threads[t].pin_cpu;

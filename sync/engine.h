@@ -203,6 +203,7 @@ struct eng_thread_report {
     int cpu;                /* OS CPU it was pinned to, -1 if unpinned */
     uint64_t msgs_sent;     /* cross-partition messages sent */
     uint64_t msgs_overflow; /* of which went to the overflow list */
+    uint64_t msgs_xthread;  /* of which went to a partition another thread owned (SPSC ring or overflow) */
     uint64_t barrier_sleeps;
     uint64_t spin_aborts;   /* barrier spins cut short: the awaited thread was not running */
     uint64_t quanta;        /* quanta this thread ran (not parked) */
@@ -234,6 +235,7 @@ struct eng_profile {
     double work_s;            /* sampled quanta: sum of all partitions' run time */
     double max_part_s;        /* sampled quanta: sum of the busiest partition's run time */
     uint64_t msgs;            /* cross-partition messages sent, all quanta */
+    uint64_t msgs_xthread;    /* of which crossed threads (0 on one thread; NOTE(msgs-xthread)) */
     unsigned n_proj;          /* entries of the two arrays below */
     unsigned proj_threads[ENG_PROJ_MAX];   /* thread counts (capped by the partitions) */
     double proj_makespan_s[ENG_PROJ_MAX];  /* sampled quanta: sum of the busiest thread's work when the

@@ -190,6 +190,7 @@ void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t l
     if (in_ring)
         spsc_commit(&ch->ring);
     ctx->rep.msgs_sent++;
+    ctx->rep.msgs_xthread++; /* NOTE(msgs-xthread) in engine.c */
     if (arrival < ctx->sent_min)
         ctx->sent_min = arrival;
 }

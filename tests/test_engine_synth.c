@@ -301,6 +301,16 @@ static void relaxed_late(bool relaxed, ps_t quantum, unsigned threads, const ps_
                "late: message sent at %llu ps (due %llu): delivered at %llu (want %llu), late %u (want %u)",
                (unsigned long long)lt_send_at[k], (unsigned long long)m.due[k], (unsigned long long)m.got_at[k],
                (unsigned long long)want_at[k], m.late[k], want_late[k]);
+    /* NOTE(msgs-xthread): on 2 threads a and b have one each, so every
+     * message crosses threads; on 1 none does. */
+    uint64_t sent = 0, xthr = 0;
+    for (unsigned t = 0; rc == 0 && t < res.threads; t++) {
+        sent += res.per_thread[t].msgs_sent;
+        xthr += res.per_thread[t].msgs_xthread;
+    }
+    TAP_OK(rc == 0 && sent == LT_N && xthr == (threads == 2 ? LT_N : 0) && res.profile.msgs_xthread == xthr,
+           "late: %u thread(s): %llu messages sent, %llu crossed threads (want %u, %u)", threads,
+           (unsigned long long)sent, (unsigned long long)xthr, LT_N, threads == 2 ? LT_N : 0);
     eng_destroy(e);
 }
 

@@ -414,6 +414,7 @@ static void write_synth_doc(struct json_writer *w, void *arg)
         jw_u64(w, "partitions", tr->n_partitions);
         jw_i64(w, "cpu", tr->cpu);
         jw_u64(w, "messages_sent", tr->msgs_sent);
+        jw_u64(w, "messages_cross_thread", tr->msgs_xthread);
         jw_u64(w, "messages_overflow", tr->msgs_overflow);
         jw_u64(w, "barrier_sleeps", tr->barrier_sleeps);
         jw_double(w, "busy_seconds", tr->busy_s);

@@ -15,6 +15,7 @@ void eng_json_write(struct json_writer *w, const struct eng_adapt_report *a, con
     jw_u64(w, "quanta", p->quanta);
     jw_u64(w, "sampled_quanta", p->samples);
     jw_u64(w, "messages", p->msgs);
+    jw_u64(w, "messages_cross_thread", p->msgs_xthread);
     jw_double(w, "serial_seconds", p->serial_s);
     jw_double(w, "sampled_work_seconds", p->work_s);
     jw_double(w, "sampled_busiest_partition_seconds", p->max_part_s);
