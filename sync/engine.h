@@ -72,6 +72,10 @@ struct eng_ctx;
  * engine.c): ENG_PIN_CORES when the run's threads cover every CPU the
  * process may use, else no pinning. */
 enum eng_pin { ENG_PIN_NONE, ENG_PIN_CORES, ENG_PIN_COMPACT, ENG_PIN_AUTO };
+/* The values are gs_host_opts.pin's (include/gpusim.h): 0 none, 1 cores,
+ * 2 compact, 3 auto; the runtime and the CLI convert by cast. */
+_Static_assert(ENG_PIN_NONE == 0 && ENG_PIN_CORES == 1 && ENG_PIN_COMPACT == 2 && ENG_PIN_AUTO == 3,
+               "enum eng_pin must match gs_host_opts.pin");
 
 /* What the model does about relaxed mode's late messages (sync.relaxed_comp;
  * ignored in exact mode). */

@@ -66,9 +66,7 @@ static int topo_from_hwloc(struct topo *t, hwloc_topology_t hw, hwloc_const_bitm
     hwloc_bitmap_copy(keep, hwloc_topology_get_topology_cpuset(hw));
     if (allowed && hwloc_bitmap_intersects(keep, allowed))
         hwloc_bitmap_and(keep, keep, allowed); /* a binding outside the topology: ignored */
-    int npu = 0;
-    for (int i = 0; i < npu_all; i++)
-        npu += hwloc_bitmap_isset(keep, hwloc_get_obj_by_type(hw, HWLOC_OBJ_PU, (unsigned)i)->os_index);
+    int npu = hwloc_bitmap_weight(keep); /* the topology's cpuset holds only PUs */
     hwloc_bitmap_t in_core = hwloc_bitmap_alloc();
     bool *placed = calloc((size_t)npu_all, sizeof *placed);
     if (npu <= 0 || !in_core || !placed || topo_alloc_orders(t, (unsigned)npu) != 0) {

@@ -145,13 +145,9 @@ int gs_ctx_set_host(gs_ctx *ctx, const gs_host_opts *o)
         return 0;
     if ((o->sm_threads == 0) != (o->mem_threads == 0))
         return fail(ctx, GS_ERR_INVALID_VALUE, "gs_ctx_set_host: give both sm_threads and mem_threads, or neither");
-    if (o->pin < 0 || o->pin > 3)
+    if (o->pin < ENG_PIN_NONE || o->pin > ENG_PIN_AUTO)
         return fail(ctx, GS_ERR_INVALID_VALUE, "gs_ctx_set_host: pin must be 0, 1, 2 or 3");
-    struct gpu_host_opts ho = {o->threads, o->sm_threads, o->mem_threads,
-                               o->pin == 1   ? ENG_PIN_CORES
-                               : o->pin == 2 ? ENG_PIN_COMPACT
-                               : o->pin == 3 ? ENG_PIN_AUTO
-                                             : ENG_PIN_NONE,
+    struct gpu_host_opts ho = {o->threads,       o->sm_threads,   o->mem_threads, (enum eng_pin)o->pin,
                                o->progress != 0, (const atomic_u32 *)(uintptr_t)o->stop_flag};
     gpu_set_host(ctx->gpu, &ho);
     return 0;

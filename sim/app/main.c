@@ -648,10 +648,7 @@ static int cmd_run(struct cli *c)
         .ptx_override_regs = ptx_regs,
         .ptx_override_name = c->ptx_path,
         .host = {c->run.threads, c->run.sm_threads, c->run.mem_threads,
-                 c->run.pin == ENG_PIN_CORES     ? 1
-                 : c->run.pin == ENG_PIN_COMPACT ? 2
-                 : c->run.pin == ENG_PIN_AUTO    ? 3
-                                                 : 0,
+                 (int)c->run.pin, /* the same values (sync/engine.h) */
                  isatty(STDERR_FILENO) && !c->quiet, (const volatile unsigned *)(uintptr_t)&sw.stop},
     };
     if (!c->quiet)
