@@ -14,6 +14,27 @@
 struct gs_kernel_entry { const char *name; const void *fn; };
 extern "C" const struct gs_kernel_entry gs_kernel_table[];
 extern "C" const unsigned gs_kernel_table_len;
+/* module-scope .const/.global variables of the kernel, {0,0,0}-terminated */
+struct gs_global_entry { const char *name; const void *var; size_t bytes; };
+extern "C" const struct gs_global_entry gs_global_table[];
+
+/* NOTE(shim-globals): GPGPU-Sim implements cudaMemcpyToSymbol but not
+ * cudaGetSymbolAddress, so gs_module_get_global hands out a stand-in
+ * address, GLOBAL_BASE + (index << 32), far above GPGPU-Sim's heap, and
+ * gs_memcpy_htod/dtoh turn a copy into or out of it into
+ * cudaMemcpyToSymbol/FromSymbol at the same offset. Kernels never see the
+ * stand-in: the workloads pass symbols to kernels by name, not by pointer. */
+static const uint64_t GLOBAL_BASE = 0x7e0000000000ull;
+static const struct gs_global_entry *global_at(uint64_t a, size_t n, size_t *off)
+{
+    if (a < GLOBAL_BASE) return 0;
+    uint64_t i = (a - GLOBAL_BASE) >> 32;
+    for (uint64_t k = 0; k <= i; k++)
+        if (!gs_global_table[k].name) return 0;
+    *off = (size_t)((a - GLOBAL_BASE) & 0xffffffffull);
+    if (*off + n > gs_global_table[i].bytes) return 0;
+    return &gs_global_table[i];
+}
 
 struct gs_ctx { int dummy; };
 struct gs_module { int dummy; };
@@ -53,14 +74,31 @@ int gs_module_get_function(gs_module *m, const char *name, gs_function **out)
     return GS_ERR_NOT_FOUND;
 }
 int gs_module_get_global(gs_module *m, const char *name, uint64_t *dptr, size_t *bytes)
-{ snprintf(g_err, sizeof g_err, "gs_module_get_global unsupported"); return GS_ERR_UNSUPPORTED; }
+{
+    for (uint64_t i = 0; gs_global_table[i].name; i++)
+        if (!strcmp(gs_global_table[i].name, name)) {
+            *dptr = GLOBAL_BASE + (i << 32);
+            if (bytes) *bytes = gs_global_table[i].bytes;
+            return 0;
+        }
+    snprintf(g_err, sizeof g_err, "global %s not in table", name);
+    return GS_ERR_NOT_FOUND;
+}
 int gs_mem_alloc(gs_ctx *ctx, uint64_t *dptr, size_t bytes)
 { void *p = 0; int rc = cu(cudaMalloc(&p, bytes), "cudaMalloc"); *dptr = (uint64_t)(uintptr_t)p; return rc; }
 int gs_mem_free(gs_ctx *ctx, uint64_t dptr) { return cu(cudaFree((void *)(uintptr_t)dptr), "cudaFree"); }
 int gs_memcpy_htod(gs_ctx *ctx, uint64_t dst, const void *src, size_t n)
-{ return cu(cudaMemcpy((void *)(uintptr_t)dst, src, n, cudaMemcpyHostToDevice), "cudaMemcpy HtoD"); }
+{
+    size_t off;
+    if (const struct gs_global_entry *g = global_at(dst, n, &off))
+        return cu(cudaMemcpyToSymbol(g->var, src, n, off, cudaMemcpyHostToDevice), "cudaMemcpyToSymbol");
+    return cu(cudaMemcpy((void *)(uintptr_t)dst, src, n, cudaMemcpyHostToDevice), "cudaMemcpy HtoD"); }
 int gs_memcpy_dtoh(gs_ctx *ctx, void *dst, uint64_t src, size_t n)
-{ return cu(cudaMemcpy(dst, (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToHost), "cudaMemcpy DtoH"); }
+{
+    size_t off;
+    if (const struct gs_global_entry *g = global_at(src, n, &off))
+        return cu(cudaMemcpyFromSymbol(dst, g->var, n, off, cudaMemcpyDeviceToHost), "cudaMemcpyFromSymbol");
+    return cu(cudaMemcpy(dst, (const void *)(uintptr_t)src, n, cudaMemcpyDeviceToHost), "cudaMemcpy DtoH"); }
 int gs_memset_d8(gs_ctx *ctx, uint64_t dst, unsigned char v, size_t n)
 { return cu(cudaMemset((void *)(uintptr_t)dst, v, n), "cudaMemset"); }
 int gs_launch_kernel(gs_function *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
