@@ -18,7 +18,9 @@
 #ifndef GPUSIM_SIM_FUNC_MEMOP_H
 #define GPUSIM_SIM_FUNC_MEMOP_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sim/base/common.h"
 
@@ -74,6 +76,18 @@ struct memop {
     uint64_t addr[MEMOP_LANES];  /* per lane: device address (global/const) or window offset */
     uint8_t data[MEMOP_LANES][MEMOP_LANE_BYTES]; /* per lane: store data, or atomic operand b then c */
 };
+
+/* Copy a memop without the store data of kinds that carry none (loads,
+ * fences): the 512-byte data array is most of the struct, and the LD/ST
+ * unit copies every memop twice (latch, stage slot). The destination's
+ * data is then unspecified; nothing reads it for those kinds. */
+static inline void memop_copy(struct memop *dst, const struct memop *src)
+{
+    if (src->kind == MEMOP_LOAD || src->kind == MEMOP_FENCE)
+        memcpy(dst, src, offsetof(struct memop, data));
+    else
+        *dst = *src;
+}
 
 /* Per-lane bytes returned for a load or atomic (old values), in lane order. */
 struct memop_result {

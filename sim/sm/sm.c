@@ -183,25 +183,8 @@ static inline void warp_touch(struct sm *s, uint32_t w)
 /* ------------------------------------------------------------ LD/ST hooks */
 
 /* Shared, param: the executor performed the access at issue (sm.h); the
- * LD/ST unit only times it, so these hooks move no data. */
-static void smem_rw(void *ctx, uint32_t warp, uint64_t off, unsigned bytes, bool write, uint8_t *buf)
-{
-    (void)ctx, (void)warp, (void)off;
-    if (write)
-        return;
-    switch (bytes) { /* fixed sizes: inline stores, no library call per lane */
-    case 4: memset(buf, 0, 4); break;
-    case 8: memset(buf, 0, 8); break;
-    case 16: memset(buf, 0, 16); break;
-    default: memset(buf, 0, bytes); break;
-    }
-}
-
-static void param_rd(void *ctx, uint32_t warp, uint64_t off, unsigned bytes, uint8_t *buf)
-{
-    (void)ctx, (void)warp, (void)off;
-    memset(buf, 0, bytes);
-}
+ * LD/ST unit only times it, so the data hooks are NULL
+ * (NOTE(hooks-at-issue) in ldst.c): no call per lane. */
 
 /* NOTE(local-layout): each SM has a local-memory region near the top of
  * device memory (below the code segment). Thread slots of the SM are
@@ -723,7 +706,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     s->rf_gate = s->oc.rf.ops->can_issue != NULL;
     s->sc_limit = cv->sched.max_outstanding_mem_per_warp;
     pipes_init(&s->pipes, &cv->pipes, pipes_wb, s);
-    struct ldst_hooks h = {s, smem_rw, local_addr, param_rd, ldst_done,
+    struct ldst_hooks h = {s, NULL, local_addr, NULL, ldst_done,
                            wsched_wants_l1(&s->sched) ? sm_on_l1 : NULL};
     ldst_init(&s->ldst, &sh->lp, &h, (int)id);
     struct icnt_tx_args ta = {id, sh->topo, sh->net, sizeof(struct mem_req), send_flit, s, sh->cfg->sim.seed};

@@ -125,7 +125,7 @@ bool ldst_push(struct ldst *u, const struct memop *op, cycle_t cycle)
     SIM_ASSERT(op->warp < u->n_warps, "ldst[%d]: warp %u of %u", u->sm_id, op->warp, u->n_warps);
     SIM_ASSERT(op->kind <= MEMOP_FENCE && op->space <= MEMOP_PARAM, "ldst[%d]: bad memop kind %u space %u",
                u->sm_id, op->kind, op->space);
-    u->latch = *op;
+    memop_copy(&u->latch, op);
     u->latch_valid = true;
     u->latch_ready = cycle + 1;
     u->w_inflight[op->warp]++;
@@ -311,7 +311,10 @@ static void timed_finish(struct ldst *u, uint32_t si, cycle_t cycle)
 {
     struct ldst_slot *s = &u->slots[si];
     struct memop *op = &s->op;
-    for (uint32_t m = op->active; m; m &= m - 1) {
+    /* NOTE(hooks-at-issue): a NULL hook means the owner moved the data at
+     * issue (the SM does); then there is nothing to do per lane. */
+    bool move = op->space == MEMOP_SHARED ? u->h.smem_rw != NULL : op->space == MEMOP_PARAM && u->h.param_rd != NULL;
+    for (uint32_t m = move ? op->active : 0; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         if (op->space == MEMOP_SHARED) {
             bool wr = op->kind == MEMOP_STORE;
@@ -397,14 +400,18 @@ static void stage_enter(struct ldst *u, cycle_t cycle)
 {
     uint32_t si = u->free_stack[--u->n_free];
     struct ldst_slot *s = &u->slots[si];
-    s->op = u->latch;
+    memop_copy(&s->op, &u->latch);
     u->latch_valid = false;
     s->used = true;
     s->t_start = cycle;
     s->n_sub = 0;
     s->n_done = 0;
-    memset(&s->res, 0, sizeof s->res);
     const struct memop *op = &s->op;
+    /* the result bytes are defined (zero where no lane wrote) wherever the
+     * completion callback gets them; NOTE(hooks-at-issue) */
+    if ((op->kind == MEMOP_LOAD || op->kind == MEMOP_ATOMIC) &&
+        !(op->space == MEMOP_SHARED && !u->h.smem_rw) && !(op->space == MEMOP_PARAM && !u->h.param_rd))
+        memset(&s->res, 0, sizeof s->res);
     for (uint32_t m = op->active; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         s->lane_addr[lane] = op->space == MEMOP_LOCAL ? u->h.local_addr(u->h.ctx, op->warp, lane, op->addr[lane])

@@ -86,7 +86,10 @@ void ldst_params_defaults(struct ldst_params *p);
 /* Callbacks into the SM that owns the shared, local and param storage. */
 struct ldst_hooks {
     void *ctx; /* passed to every callback */
-    /* Read or write `bytes` bytes at `offset` of warp's CTA shared window. */
+    /* Read or write `bytes` bytes at `offset` of warp's CTA shared window.
+     * smem_rw and param_rd may be NULL: the owner moved the data at issue,
+     * and the result that `done` gets for those loads is unspecified
+     * (NOTE(hooks-at-issue) in ldst.c). */
     void (*smem_rw)(void *ctx, uint32_t warp, uint64_t offset, unsigned bytes, bool write, uint8_t *buf);
     /* Device address of byte `offset` of (warp, lane)'s local window. A lane's
      * `size` bytes must stay contiguous there. */
