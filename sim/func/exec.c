@@ -216,6 +216,45 @@ static inline const uint64_t *src_row(struct exec *x, struct warp *w, const uint
     return tmp;
 }
 
+/* NOTE(hw-fma): fmaf() is a library call per lane (through the PLT; glibc
+ * then picks its FMA version). On hosts with the FMA extension the fp32
+ * fma loop is compiled for it instead: one vfmadd per lane, no call. A
+ * fused multiply-add is exactly rounded (IEEE 754), so both give the same
+ * bits on every host; only the speed differs. */
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("fma"))) static void fma_lanes_hw(uint64_t *dp, const uint64_t *pa, const uint64_t *pb,
+                                                         const uint64_t *pc, uint32_t g)
+{
+    for (uint32_t m = g; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        uint32_t ua = (uint32_t)pa[lane], ub = (uint32_t)pb[lane], uc = (uint32_t)pc[lane], ur;
+        float fa, fb, fc, fr;
+        memcpy(&fa, &ua, 4);
+        memcpy(&fb, &ub, 4);
+        memcpy(&fc, &uc, 4);
+        fr = __builtin_fmaf(fa, fb, fc);
+        memcpy(&ur, &fr, 4);
+        dp[lane] = fr != fr ? 0x7fffffffu : ur;
+    }
+}
+
+bool exec_host_fma(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("fma");
+}
+#else
+static void fma_lanes_hw(uint64_t *dp, const uint64_t *pa, const uint64_t *pb, const uint64_t *pc, uint32_t g)
+{
+    (void)dp, (void)pa, (void)pb, (void)pc, (void)g;
+}
+
+bool exec_host_fma(void)
+{
+    return false;
+}
+#endif
+
 /* Fast paths for the commonest integer/fp32 ALU forms: same semantics as
  * fpu_eval, specialised loops. Returns false when not applicable. */
 static bool exec_fast(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in,
@@ -275,6 +314,10 @@ static bool exec_fast(struct exec *x, struct warp *w, uint64_t *R, const struct 
             return false;
         const uint64_t *pa = src_row(x, w, R, &s[0], g, t0), *pb = src_row(x, w, R, &s[1], g, t1);
         const uint64_t *pc = in->op == PTX_OP_FMA ? src_row(x, w, R, &s[2], g, t2) : NULL;
+        if (pc && x->hw_fma) {
+            fma_lanes_hw(dp, pa, pb, pc, g);
+            return true;
+        }
         for (uint32_t m = g; m; m &= m - 1) {
             int lane = __builtin_ctz(m);
             uint32_t ua = (uint32_t)pa[lane], ub = (uint32_t)pb[lane], ur;

@@ -110,6 +110,7 @@ struct exec {
     long gcache;                 /* last device block hit, -1 none */
     uint64_t total_insts;        /* warp instructions in this launch (for %globaltimer) */
     bool progress;               /* something happened in this scheduling round */
+    bool hw_fma;                 /* the host has fused multiply-add instructions (NOTE(hw-fma) in exec.c) */
     uint64_t change_mark;        /* total_insts at the last visible progress (watchdog) */
     uint64_t watchdog_insts;     /* warp instructions allowed without progress (0 off) */
     int err;                     /* first error code, 0 none */
@@ -146,6 +147,8 @@ void exec_fault(struct exec *x, const struct warp *w, int lane, uint32_t pc, con
  * (-1 out of memory), release, and the start of CTA `lin` in slot c. */
 void exec_setup(struct exec *x, const struct func_launch *l);
 int exec_alloc(struct exec *x);
+/* true when the host CPU has fused multiply-add instructions (NOTE(hw-fma) in exec.c) */
+bool exec_host_fma(void);
 void exec_free(struct exec *x);
 void exec_cta_start(struct exec *x, struct cta *c, uint64_t lin);
 

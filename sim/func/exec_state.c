@@ -195,6 +195,7 @@ uint64_t func_local_per_thread(const struct ptx_module *mod, const struct ptx_fu
 int exec_alloc(struct exec *x)
 {
     const struct ptx_module *mod = x->mod;
+    x->hw_fma = exec_host_fma();
     x->cls = calloc(mod->n_funcs, sizeof *x->cls);
     if (!x->cls)
         return -1;
