@@ -117,6 +117,17 @@ int gs_device_attribute(gs_ctx *ctx, int attr, int64_t *out)
     if (attr == GS_ATTR_SM_COUNT) { int v = 0; int rc = cu(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0), "attr"); *out = v; return rc; }
     snprintf(g_err, sizeof g_err, "gs_device_attribute %d unsupported", attr); return GS_ERR_UNSUPPORTED;
 }
+/* GPGPU-Sim's own occupancy (its get_max_cta; note that it leaves dynamic
+ * shared memory out, docs/correlation.md "histo"): the persistent-CTA
+ * workloads size their grids with it, so a difference shows as different
+ * instruction counts. */
 int gs_occupancy_ctas_per_sm(gs_function *f, unsigned block_threads, unsigned dyn_shared_bytes, unsigned *out)
-{ snprintf(g_err, sizeof g_err, "gs_occupancy_ctas_per_sm unsupported"); return GS_ERR_UNSUPPORTED; }
+{
+    int n = 0;
+    int rc = cu(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, f->fn, (int)block_threads,
+                                                                      dyn_shared_bytes, cudaOccupancyDefault),
+                "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
+    *out = n > 0 ? (unsigned)n : 0;
+    return rc;
+}
 }
