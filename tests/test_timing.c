@@ -374,6 +374,48 @@ static void test_two_contexts(void)
     gs_ctx_destroy(b);
 }
 
+/* NOTE(l1i-launch) in sim/sm/sm.c: a launch of the module that ran last
+ * keeps the instruction caches; another module's code, or
+ * l1i.launch_invalidate = always, empties them. Each launch runs one warp on
+ * one SM; its code (under 2 KB) then misses only on the first launch. */
+static uint64_t l1i_misses_of(gs_ctx *c, gs_function *f, uint64_t in, uint64_t out)
+{
+    uint64_t before = 0, after = 0;
+    unsigned n = 32;
+    void *args[] = {&in, &out, &n};
+    gs_stats_get_u64(c, "l1i.misses", &before);
+    if (gs_launch_kernel(f, 1, 1, 1, 32, 1, 1, 0, args) != 0) {
+        tap_diag("launch: %s", gs_last_error(c));
+        return UINT64_MAX;
+    }
+    gs_stats_get_u64(c, "l1i.misses", &after);
+    return after - before;
+}
+
+static void test_l1i_across_launches(void)
+{
+    for (int always = 0; always <= 1; always++) {
+        const char *ov[] = {always ? "l1i.launch_invalidate=always" : "l1i.launch_invalidate=new_code", NULL};
+        gs_ctx *c = tctx(ov, 1);
+        gs_function *fa = load(c, axpy_ptx), *fb = load(c, axpy_ptx); /* same text, two modules */
+        uint64_t in = 0, out = 0;
+        gs_mem_alloc(c, &in, 4096);
+        gs_mem_alloc(c, &out, 4096);
+        uint64_t first = l1i_misses_of(c, fa, in, out), again = l1i_misses_of(c, fa, in, out),
+                 other = l1i_misses_of(c, fb, in, out), back = l1i_misses_of(c, fa, in, out);
+        tap_diag("l1i misses per launch (%s): A %llu, A %llu, B %llu, A %llu", ov[0], (unsigned long long)first,
+                 (unsigned long long)again, (unsigned long long)other, (unsigned long long)back);
+        TAP_OK(first > 0 && first != UINT64_MAX, "%s: the first launch misses in the instruction cache", ov[0]);
+        if (always)
+            TAP_OK(again == first && other == first && back == first, "always: every launch misses as the first");
+        else {
+            TAP_OK(again == 0, "new_code: the same module again hits on every fetch");
+            TAP_OK(other == first && back == first, "new_code: another module's code empties the cache, both ways");
+        }
+        gs_ctx_destroy(c);
+    }
+}
+
 int main(void)
 {
     static const struct tap_test tests[] = {
@@ -383,6 +425,7 @@ int main(void)
         {"errors", test_errors},
         {"device-to-device copies", test_dtod},
         {"two contexts", test_two_contexts},
+        {"instruction cache across launches", test_l1i_across_launches},
     };
     return tap_run(tests, sizeof tests / sizeof *tests);
 }

@@ -56,6 +56,7 @@ struct gpu {
 
     /* the kernel of the current gpu_launch */
     struct sm_kernel kern;
+    const struct ptx_module *code_mod; /* module whose code the SMs' instruction caches hold (NOTE(l1i-launch)) */
     const struct func_launch *fl;
     struct dispatch_launch dl;
     bool pending;                 /* launch to queue at the next serial step */
@@ -154,6 +155,9 @@ static void port_kernel_start(void *ctx, const struct dispatch_kernel *k)
 {
     struct gpu *g = ctx;
     (void)k;
+    /* modules live as long as their context, so the pointer names the code */
+    g->kern.new_code = g->fl->mod != g->code_mod;
+    g->code_mod = g->fl->mod;
     for (uint32_t i = 0; i < g->n_sm; i++)
         if (!sm_kernel_start(g->sms[i], &g->kern, g->fl) && !g->err) {
             g->err = GS_ERR_OUT_OF_MEMORY;

@@ -817,8 +817,17 @@ bool sm_kernel_start(struct sm *s, const struct sm_kernel *k, const struct func_
                                     l1->line};
     wsched_set_now(&s->sched, s->cycle);
     wsched_kernel_start(&s->sched, &ki);
-    /* Kernel boundary (DESIGN.md 4): L1s start empty. */
-    l1ro_invalidate_all(&s->l1i);
+    /* Kernel boundary (DESIGN.md 4): the data L1s start empty (their lines
+     * carry values, and the host may have written memory since).
+     * NOTE(l1i-launch): the instruction cache is only timing (instructions
+     * come pre-decoded from the module) and every module's code segment
+     * starts at the same address, so it is emptied when the launch runs
+     * another module's code, or at every launch with l1i.launch_invalidate
+     * = always. GPGPU-Sim (3.2.2 and 4.2) never empties it, nor the constant
+     * cache; emptying it at every launch cost gaussian's gauss_fan1 about 280
+     * cycles per launch (docs/correlation.md, session 13). */
+    if (k->new_code || s->sh->cfg->l1i.launch_invalidate == L1I_INVAL_ALWAYS)
+        l1ro_invalidate_all(&s->l1i);
     l1d_invalidate_all(&s->ldst.l1d);
     l1ro_invalidate_all(&s->ldst.l1c);
     return true;

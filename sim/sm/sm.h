@@ -100,6 +100,7 @@ struct sm_kernel {
     uint64_t local_per_thread;      /* bytes of one thread's local window (multiple of 16) */
     uint32_t ctas_per_sm;           /* occupancy (CTAs) */
     uint32_t warps_per_cta;         /* warps */
+    bool new_code;                  /* the module differs from the previous launch's (NOTE(l1i-launch)) */
 };
 
 /* Model-wide description shared by every SM (read-only while quanta run). */

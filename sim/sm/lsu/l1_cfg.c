@@ -126,8 +126,12 @@ void l1d_cfg_defaults(struct l1d_cfg *c)
 static const struct cfg_key l1c_keys[] = {
     L1RO_KEYS("constant cache", "8KB", "constant cache capacity (bytes); gtx480 8 KB = 64 sets x 2 x 64 B (001 ch. 2, GPGPU-Sim 64:64:2)", "2", "64"),
 };
+static const char *const l1i_inval_names[L1I_INVAL_COUNT + 1] = {"new_code", "always", NULL};
 static const struct cfg_key l1i_keys[] = {
     L1RO_KEYS("instruction cache", "2KB", "instruction cache capacity (bytes); gtx480 2 KB = 4 sets x 4 x 128 B (001 ch. 2, 004, GPGPU-Sim 4:128:4)", "4", "128"),
+    {"launch_invalidate", CFG_ENUM, offsetof(struct l1ro_cfg, launch_invalidate), 0, 0, "new_code", l1i_inval_names,
+     "when a launch empties the instruction cache: new_code (only when it runs another module's code; GPGPU-Sim "
+     "keeps it always) or always (docs/correlation.md, session 13)"},
 };
 
 const struct cfg_key *const l1c_cfg_keys = l1c_keys;

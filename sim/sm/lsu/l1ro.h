@@ -61,6 +61,15 @@ struct l1ro_cfg {
     int repl;             /* <sec>.repl: enum ta_repl_kind (replacement policy) */
     uint64_t victim_tags; /* <sec>.victim_tags (entries; 0 = off) */
     uint64_t victim_tags_assoc; /* <sec>.victim_tags_assoc (ways per victim-tag set; 0 = fully associative) */
+    int launch_invalidate;      /* l1i only: enum l1i_launch_inval (l1i.launch_invalidate); unused by l1c */
+};
+
+/* When a kernel launch empties the instruction cache (l1i.launch_invalidate;
+ * NOTE(l1i-launch) in sim/sm/sm.c). */
+enum l1i_launch_inval {
+    L1I_INVAL_NEW_CODE, /* only when the launch runs another module's code (the code segment was rewritten) */
+    L1I_INVAL_ALWAYS,   /* at every launch */
+    L1I_INVAL_COUNT
 };
 
 extern const struct cfg_section l1c_cfg_section;
