@@ -61,7 +61,7 @@ void stat_hist_init(struct stat_hist *h, uint32_t n_bins, uint64_t bin_width);
 void stat_hist_fini(struct stat_hist *h);
 static inline void stat_hist_add(struct stat_hist *h, uint64_t v)
 {
-    uint64_t i = v / h->bin_width;
+    uint64_t i = h->bin_width == 1 ? v : v / h->bin_width; /* unit bins (banks, counts): no division */
     if (i < h->n_bins)
         h->bins[i]++;
     else
