@@ -244,9 +244,20 @@ bool exec_host_fma(void)
     return __builtin_cpu_supports("fma");
 }
 #else
+/* never called (exec_host_fma is false), but correct if it were */
 static void fma_lanes_hw(uint64_t *dp, const uint64_t *pa, const uint64_t *pb, const uint64_t *pc, uint32_t g)
 {
-    (void)dp, (void)pa, (void)pb, (void)pc, (void)g;
+    for (uint32_t m = g; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        uint32_t ua = (uint32_t)pa[lane], ub = (uint32_t)pb[lane], uc = (uint32_t)pc[lane], ur;
+        float fa, fb, fc, fr;
+        memcpy(&fa, &ua, 4);
+        memcpy(&fb, &ub, 4);
+        memcpy(&fc, &uc, 4);
+        fr = fmaf(fa, fb, fc);
+        memcpy(&ur, &fr, 4);
+        dp[lane] = fr != fr ? 0x7fffffffu : ur;
+    }
 }
 
 bool exec_host_fma(void)
