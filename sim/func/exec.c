@@ -221,9 +221,8 @@ static inline const uint64_t *src_row(struct exec *x, struct warp *w, const uint
  * fma loop is compiled for it instead: one vfmadd per lane, no call. A
  * fused multiply-add is exactly rounded (IEEE 754), so both give the same
  * bits on every host; only the speed differs. */
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("fma"))) static void fma_lanes_hw(uint64_t *dp, const uint64_t *pa, const uint64_t *pb,
-                                                         const uint64_t *pc, uint32_t g)
+static inline __attribute__((always_inline)) void fma_lanes(uint64_t *dp, const uint64_t *pa, const uint64_t *pb,
+                                                           const uint64_t *pc, uint32_t g)
 {
     for (uint32_t m = g; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
@@ -238,6 +237,14 @@ __attribute__((target("fma"))) static void fma_lanes_hw(uint64_t *dp, const uint
     }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* the same loop, inlined into a function compiled for the FMA extension */
+__attribute__((target("fma"))) static void fma_lanes_hw(uint64_t *dp, const uint64_t *pa, const uint64_t *pb,
+                                                         const uint64_t *pc, uint32_t g)
+{
+    fma_lanes(dp, pa, pb, pc, g);
+}
+
 bool exec_host_fma(void)
 {
     __builtin_cpu_init();
@@ -247,17 +254,7 @@ bool exec_host_fma(void)
 /* never called (exec_host_fma is false), but correct if it were */
 static void fma_lanes_hw(uint64_t *dp, const uint64_t *pa, const uint64_t *pb, const uint64_t *pc, uint32_t g)
 {
-    for (uint32_t m = g; m; m &= m - 1) {
-        int lane = __builtin_ctz(m);
-        uint32_t ua = (uint32_t)pa[lane], ub = (uint32_t)pb[lane], uc = (uint32_t)pc[lane], ur;
-        float fa, fb, fc, fr;
-        memcpy(&fa, &ua, 4);
-        memcpy(&fb, &ub, 4);
-        memcpy(&fc, &uc, 4);
-        fr = fmaf(fa, fb, fc);
-        memcpy(&ur, &fr, 4);
-        dp[lane] = fr != fr ? 0x7fffffffu : ur;
-    }
+    fma_lanes(dp, pa, pb, pc, g);
 }
 
 bool exec_host_fma(void)
