@@ -306,15 +306,25 @@ static void on_l1c_done(struct ldst *u, const struct l1ro_done *d, cycle_t cycle
     sub_done(u, d->token, cycle);
 }
 
+/* NOTE(hooks-at-issue): a NULL smem_rw / param_rd hook means the owner
+ * moved the data of that space at issue (the SM does): no per-lane work,
+ * and the result bytes of such loads are left unspecified. */
+static inline bool moves_data(const struct ldst *u, const struct memop *op)
+{
+    if (op->space == MEMOP_SHARED)
+        return u->h.smem_rw != NULL;
+    if (op->space == MEMOP_PARAM)
+        return u->h.param_rd != NULL;
+    return true;
+}
+
 /* Shared / param data at the end of their timed stage. */
 static void timed_finish(struct ldst *u, uint32_t si, cycle_t cycle)
 {
     struct ldst_slot *s = &u->slots[si];
     struct memop *op = &s->op;
-    /* NOTE(hooks-at-issue): a NULL hook means the owner moved the data at
-     * issue (the SM does); then there is nothing to do per lane. */
-    bool move = op->space == MEMOP_SHARED ? u->h.smem_rw != NULL : op->space == MEMOP_PARAM && u->h.param_rd != NULL;
-    for (uint32_t m = move ? op->active : 0; m; m &= m - 1) {
+    bool timed = op->space == MEMOP_SHARED || op->space == MEMOP_PARAM;
+    for (uint32_t m = timed && moves_data(u, op) ? op->active : 0; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         if (op->space == MEMOP_SHARED) {
             bool wr = op->kind == MEMOP_STORE;
@@ -407,10 +417,9 @@ static void stage_enter(struct ldst *u, cycle_t cycle)
     s->n_sub = 0;
     s->n_done = 0;
     const struct memop *op = &s->op;
-    /* the result bytes are defined (zero where no lane wrote) wherever the
-     * completion callback gets them; NOTE(hooks-at-issue) */
-    if ((op->kind == MEMOP_LOAD || op->kind == MEMOP_ATOMIC) &&
-        !(op->space == MEMOP_SHARED && !u->h.smem_rw) && !(op->space == MEMOP_PARAM && !u->h.param_rd))
+    /* result bytes defined (zero where no lane wrote) wherever the
+     * completion callback reads them (NOTE(hooks-at-issue)) */
+    if ((op->kind == MEMOP_LOAD || op->kind == MEMOP_ATOMIC) && moves_data(u, op))
         memset(&s->res, 0, sizeof s->res);
     for (uint32_t m = op->active; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
