@@ -13,7 +13,8 @@
  *     the engine threads worked or waited);
  *   - IPC (func.thread_insts / gpu.cycles) and, for relaxed modes, its
  *     relative difference to exact mode (same config, workload, threads).
- * Modes: exact (sync.quantum = L, the lookahead) and relaxedK
+ * Modes: exact (sync.quantum = L, the lookahead), nosteal (exact with
+ * sync.steal = false) and relaxedK
  * (sync.relaxed = true, sync.quantum = K x L), where L is
  * icnt.min_latency x the interconnect clock period of the config. Threads
  * are pinned one per physical core first, as `gpusim run` does by default.
@@ -94,6 +95,7 @@ enum {
 struct mode {
     char name[16];      /* "exact", "relaxed4", ... */
     unsigned quantum_l; /* quantum in units of L; 0 = exact (quantum = L, sync.relaxed = false) */
+    bool nosteal;       /* exact with sync.steal = false (NOTE(steal) in sync/engine.c) */
 };
 
 struct config {
@@ -385,7 +387,8 @@ static void measure_once(const struct bench *b, unsigned ci, unsigned wi, unsign
              (unsigned long long)(md->quantum_l * b->cfgs[ci].l_ps));
     const char *ov_exact[] = {"sim.mode=timing", NULL};
     const char *ov_relaxed[] = {"sim.mode=timing", "sync.relaxed=true", quantum, NULL};
-    const char *const *ov = md->quantum_l ? ov_relaxed : ov_exact;
+    const char *ov_nosteal[] = {"sim.mode=timing", "sync.steal=false", NULL};
+    const char *const *ov = md->quantum_l ? ov_relaxed : md->nosteal ? ov_nosteal : ov_exact;
 
     memset(c, 0, sizeof *c);
     c->r.status = RUN_NO_RESULT;
@@ -943,7 +946,7 @@ static void usage(FILE *out)
 {
     fputs("usage: speed [--quick] [--workloads a,b,...] [--size tiny|small|medium|large]\n"
           "             [--configs gtx480,fermi16,fermi24] [--max-threads N | --threads LIST]\n"
-          "             [--modes exact,relaxed4,relaxed16] [--busy N] [--repeat N] [--compute-iters N]\n"
+          "             [--modes exact,nosteal,relaxed4,relaxed16] [--busy N] [--repeat N] [--compute-iters N]\n"
           "             [--barrier-ns A,B] [--msg-ns N] [--json FILE] [--help]\n"
           "Timing-mode speed and scaling: every workload x config x mode x threads, one run each.\n"
           "  --quick        tiny size, gtx480, threads 1 and 2, sgemm and bfs (CI smoke)\n"
@@ -952,7 +955,8 @@ static void usage(FILE *out)
           "  --configs L    presets or .cfg files, default gtx480,fermi16,fermi24\n"
           "  --max-threads N  threads 1..4, then powers of two, up to N (default 2x online CPUs)\n"
           "  --threads L    thread counts instead, e.g. 1,2,auto (auto: the default of gpusim run)\n"
-          "  --modes L      exact, relaxedK (quantum K x lookahead); default exact,relaxed4,relaxed16\n"
+          "  --modes L      exact, relaxedK (quantum K x lookahead), nosteal (exact without sync.steal);\n"
+          "                 default exact,relaxed4,relaxed16\n"
           "  --busy N       N CPU-bound background processes during every measured run (default 0)\n"
           "  --repeat N     runs per cell; the one with the median kernel time is reported (default 1)\n"
           "  --compute-iters N  loop trips of computeN (default 4000)\n"
@@ -986,7 +990,8 @@ static bool parse_mode(const char *s, struct mode *m)
     if (strlen(s) >= sizeof m->name)
         return false;
     snprintf(m->name, sizeof m->name, "%s", s);
-    if (!strcmp(s, "exact")) {
+    m->nosteal = !strcmp(s, "nosteal");
+    if (!strcmp(s, "exact") || m->nosteal) {
         m->quantum_l = 0;
         return true;
     }
@@ -1148,7 +1153,7 @@ static int parse_args(struct bench *b, int argc, char **argv, char **lists)
         return usage_error("bad --modes list '%s'", modes);
     for (int k = 0; k < n; k++)
         if (!parse_mode(items[k], &b->modes[b->n_modes++]))
-            return usage_error("unknown mode '%s' (exact or relaxedK, K >= 1)", items[k]);
+            return usage_error("unknown mode '%s' (exact, nosteal or relaxedK, K >= 1)", items[k]);
     if (thr_list) {
         lists[3] = strdup(thr_list);
         n = split_list(lists[3], items, MAX_THREADS);

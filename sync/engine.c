@@ -390,6 +390,107 @@ void eng_wake_serial(struct engine *e, uint32_t unit, ps_t t)
 
 /* --------------------------------------------------------- quantum loop */
 
+/* Run partition id over the quantum; time it when sampling (the clock read
+ * that ends one partition's run starts the next one's, *t). */
+static void run_timed(struct engine *e, struct eng_ctx *ctx, int id, ps_t *local, uint64_t *t)
+{
+    struct eng_part_rt *p = e->rt[id];
+    part_run(e, ctx, p, ctx->t_end);
+    *local = MIN(*local, part_next(p));
+    if (ctx->sampling) {
+        uint64_t t2 = sync_mono_ns();
+        p->sample_ns = t2 - *t;
+        p->work_ns += t2 - *t;
+        *t = t2;
+    }
+}
+
+/* NOTE(steal-gate): only with at least 3 partitions per thread; with
+ * fewer, an owner's first partition is always started before a thief
+ * looks (see the rule in run_stealing), so nothing would be taken and the
+ * thieves' scan would be pure cost. */
+bool eng_steal_on(const struct engine *e)
+{
+    return e->cfg.steal && e->n_active > 1 && e->n_parts >= 3 * e->n_active;
+}
+
+/* Claim partition id for this quantum: true for exactly one caller. The
+ * claim word is ENG_CLAIM(q_index, thread) (engine_internal.h). */
+static bool claim(struct engine *e, struct eng_ctx *ctx, int id)
+{
+    uint64_t want = ENG_CLAIM(e->q_index, ctx->index);
+    uint64_t old = at_load_rlx_u64(&e->claims[id].q);
+    if (old >> ENG_CLAIM_SHIFT == want >> ENG_CLAIM_SHIFT)
+        return false; /* taken this quantum */
+    /* A compare-exchange, not an exchange: the loser must not overwrite
+     * the winner's word, which the message shortcut reads (engine_msg.c). */
+    return atomic_compare_exchange_strong_explicit(&e->claims[id].q, &old, want, memory_order_acq_rel,
+                                                   memory_order_relaxed);
+}
+
+/* NOTE(steal): the quantum with stealing (sync.steal, more than one active
+ * thread). Which SMs have work changes from quantum to quantum (a quantum
+ * is the lookahead, 8 interconnect cycles on gtx480), so a mapping that is
+ * balanced on average still leaves threads waiting at the barrier for the
+ * one that got the busy partitions this time (bfs small on 2 threads: 12.6 %
+ * of all samples in the barrier spin). Here a thread runs the partitions it
+ * owns, each claimed first (claim()), then goes round the other active
+ * threads and runs the ones they have not started yet, taking each
+ * victim's list from its end while the owner works from the front.
+ *
+ * Results do not change: a partition is run by exactly one thread per
+ * quantum, whichever it is; a cross-partition message arrives at or after
+ * the quantum's end and goes through the channel of (sending thread, static
+ * owner of the destination), which the owner drains into the destination's
+ * heap at the next quantum start, and heaps deliver in key order. So that
+ * no thread writes into a heap another thread may be running, the
+ * same-thread shortcut (NOTE(same-thread-send)) is taken in such quanta
+ * only for a destination the sender has claimed in this quantum
+ * (engine_msg.c); and a thief takes a partition only once its owner has
+ * drained this quantum's inbound messages into its heaps (drained_q,
+ * release/acquire). Returns the monotonic ns at the end. */
+static uint64_t run_stealing(struct engine *e, struct eng_ctx *ctx, ps_t *local)
+{
+    uint64_t q1 = e->q_index + 1;
+    at_store_rel_u64(&ctx->drained_q, q1);
+    uint64_t t = ctx->sampling ? sync_mono_ns() : 0;
+    /* NOTE(steal-debug): partitions claimed for us in the serial step. All
+     * their owners must have drained before the first one runs, since
+     * running one may send straight into the heap of another (claimed by
+     * us, so the shortcut applies). */
+    for (unsigned i = 0; i < ctx->n_forced; i++) {
+        const struct eng_ctx *v = &e->threads[e->parts[ctx->forced[i]].owner];
+        while (at_load_acq_u64(&v->drained_q) != q1)
+            cpu_relax(); /* its owner drains first thing in the quantum */
+    }
+    for (unsigned i = 0; i < ctx->n_forced; i++) {
+        run_timed(e, ctx, ctx->forced[i], local, &t);
+        ctx->rep.steals++;
+    }
+    for (unsigned i = 0; i < ctx->n_parts; i++)
+        if (claim(e, ctx, ctx->parts[i]))
+            run_timed(e, ctx, ctx->parts[i], local, &t);
+    unsigned n = e->n_active;
+    for (unsigned k = 1; k < n; k++) {
+        const struct eng_ctx *v = &e->threads[((unsigned)ctx->index + k) % n];
+        if (at_load_acq_u64(&v->drained_q) != q1)
+            continue; /* its heaps are not ready: the owner runs them all */
+        /* Only while the owner still has another unstarted partition
+         * before this one: taking its last one saves little and moves a
+         * partition's state to another core. */
+        for (unsigned i = v->n_parts; i-- > 1;) {
+            int id = v->parts[i];
+            if (at_load_rlx_u64(&e->claims[v->parts[i - 1]].q) >> ENG_CLAIM_SHIFT == q1) /* started */
+                break;
+            if (claim(e, ctx, id)) {
+                run_timed(e, ctx, id, local, &t);
+                ctx->rep.steals++;
+            }
+        }
+    }
+    return ctx->sampling ? t : sync_mono_ns();
+}
+
 void eng_thread_run(struct eng_ctx *ctx)
 {
     struct engine *e = ctx->eng;
@@ -420,28 +521,24 @@ void eng_thread_run(struct eng_ctx *ctx)
         ctx->parity = (unsigned)(e->q_index & 1u);
         ctx->sent_min = PS_NEVER;
         ctx->sampling = eng_sampled(e, e->q_index);
+        ctx->steal = eng_steal_on(e);
         eng_drain_inbound(e, ctx);
         ps_t local = PS_NEVER;
-        if (!ctx->sampling) {
+        if (!ctx->steal && !ctx->sampling) {
             for (unsigned i = 0; i < ctx->n_parts; i++) {
                 struct eng_part_rt *p = e->rt[ctx->parts[i]];
                 part_run(e, ctx, p, ctx->t_end);
                 local = MIN(local, part_next(p));
             }
             ctx->t_arrive_ns = sync_mono_ns();
-        } else {
+        } else if (!ctx->steal) {
             /* A sampled quantum times each partition (engine_adapt.c). */
             uint64_t t = sync_mono_ns();
-            for (unsigned i = 0; i < ctx->n_parts; i++) {
-                struct eng_part_rt *p = e->rt[ctx->parts[i]];
-                part_run(e, ctx, p, ctx->t_end);
-                local = MIN(local, part_next(p));
-                uint64_t t2 = sync_mono_ns();
-                p->sample_ns = t2 - t;
-                p->work_ns += t2 - t;
-                t = t2;
-            }
+            for (unsigned i = 0; i < ctx->n_parts; i++)
+                run_timed(e, ctx, ctx->parts[i], &local, &t);
             ctx->t_arrive_ns = t;
+        } else {
+            ctx->t_arrive_ns = run_stealing(e, ctx, &local);
         }
         ctx->local_next = MIN(local, ctx->sent_min);
         /* One clock read per quantum: busy is from the release that started
@@ -551,10 +648,12 @@ void eng_destroy(struct engine *e)
         if (e->threads[t].arena_ready)
             arena_fini(&e->threads[t].arena);
         free(e->threads[t].parts);
+        free(e->threads[t].forced);
     }
     eng_chans_free(e);
     eng_adapt_free(e);
     free(e->owner_tmp);
+    free(e->claims);
     free(e->threads);
     free(e->rt);
     free(e->reports);

@@ -101,6 +101,7 @@ struct engine_cfg {
     uint64_t spin_check_ps;    /* sync.spin_check (ps of host time): spin before checking that the awaited thread runs, 0 = never */
     uint64_t debug_seed;       /* sync.debug_repartition_seed: non-zero = re-partition at random (tests) */
     bool adapt_trace;          /* sync.adapt_trace: one stderr line per measurement window */
+    bool steal;                /* sync.steal: a thread that has run its partitions runs others' unstarted ones (NOTE(steal)) */
 };
 
 extern const struct cfg_section engine_cfg_section;
@@ -211,6 +212,7 @@ struct eng_thread_report {
     uint64_t barrier_sleeps;
     uint64_t spin_aborts;   /* barrier spins cut short: the awaited thread was not running */
     uint64_t quanta;        /* quanta this thread ran (not parked) */
+    uint64_t steals;        /* partition runs it took from another thread's list (NOTE(steal)) */
     double busy_s;          /* wall seconds outside the barrier */
     double wait_s;          /* wall seconds inside the barrier */
     double parked_s;        /* wall seconds parked (owning no partition) */

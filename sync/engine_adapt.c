@@ -175,6 +175,28 @@ static double span(const struct engine *e, unsigned k, const int *owner)
     return m;
 }
 
+/* NOTE(steal-order): with stealing, each thread runs its partitions heaviest
+ * first (smoothed sampled work), so that what is left for thieves at the
+ * end of a quantum is the light partitions, whose state is the cheapest to
+ * move to another core. The order changes nothing in the results (NOTE(steal)
+ * in engine.c); it is refreshed at every window end, in the serial step. */
+static void order_lists(struct engine *e)
+{
+    const double *w = e->ad->weight;
+    for (unsigned t = 0; t < e->n_active; t++) {
+        struct eng_ctx *c = &e->threads[t];
+        for (unsigned i = 1; i < c->n_parts; i++) {
+            int p = c->parts[i];
+            unsigned j = i;
+            while (j > 0 && (w[c->parts[j - 1]] < w[p] || (w[c->parts[j - 1]] == w[p] && c->parts[j - 1] > p))) {
+                c->parts[j] = c->parts[j - 1];
+                j--;
+            }
+            c->parts[j] = p;
+        }
+    }
+}
+
 /* Run the next quanta on candidate i's thread count with its mapping. */
 static void apply(struct engine *e, int i)
 {
@@ -354,6 +376,8 @@ static void window_end(struct engine *e, uint64_t now)
         if (move)
             apply(e, best); /* the mapping judged on this window's quanta */
     }
+    if (a->have_weights && e->cfg.steal)
+        order_lists(e);
     remap(e); /* for the next window, from the updated weights */
     a->acc_ns = 0;
     a->win_quanta = a->win_samples = a->win_serial_ns = 0;
@@ -396,13 +420,30 @@ static void sample(struct engine *e, bool measured)
 static void debug_step(struct engine *e)
 {
     struct eng_adapt *a = e->ad;
-    if ((rng_next(&a->rng) >> 20) % 4 != 0)
+    if ((rng_next(&a->rng) >> 20) % 4 == 0) {
+        unsigned k = 1 + (unsigned)(rng_next(&a->rng) % e->n_threads);
+        for (unsigned p = 0; p < e->n_parts; p++)
+            e->owner_tmp[p] = (int)(rng_next(&a->rng) % k);
+        eng_repartition(e, k, e->owner_tmp);
+        eng_spin_policy(e, false);
+    }
+    /* NOTE(steal-debug): which partitions thieves take depends on host
+     * timing; so that tests can rely on steals happening, the debug
+     * re-partitioner also claims about one partition in four, for the
+     * quantum about to run, for another active thread, which runs it
+     * before its own (run_stealing in engine.c). The lists are emptied at
+     * every serial step (eng_adapt_quantum), so they never outlive it. */
+    if (!eng_steal_on(e))
         return;
-    unsigned k = 1 + (unsigned)(rng_next(&a->rng) % e->n_threads);
-    for (unsigned p = 0; p < e->n_parts; p++)
-        e->owner_tmp[p] = (int)(rng_next(&a->rng) % k);
-    eng_repartition(e, k, e->owner_tmp);
-    eng_spin_policy(e, false);
+    for (unsigned p = 0; p < e->n_parts; p++) {
+        if ((rng_next(&a->rng) >> 20) % 4 != 0)
+            continue;
+        unsigned o = (unsigned)e->parts[p].owner;
+        unsigned t = (o + 1 + (unsigned)(rng_next(&a->rng) % (e->n_active - 1))) % e->n_active;
+        at_store_rlx_u64(&e->claims[p].q, ENG_CLAIM(e->q_index, t)); /* the barrier's release publishes it */
+        struct eng_ctx *c = &e->threads[t];
+        c->forced[c->n_forced++] = (int)p;
+    }
 }
 
 /* ------------------------------------------------------------------ API */
@@ -457,6 +498,8 @@ void eng_adapt_quantum(struct engine *e, uint64_t now, bool sampled)
     bool measured = e->adaptive && !e->cfg.debug_seed && a->seg_open && !e->stop;
     if (sampled)
         sample(e, measured);
+    for (unsigned t = 0; t < e->n_threads; t++)
+        e->threads[t].n_forced = 0; /* NOTE(steal-debug): set again below for the next quantum only */
     if (e->stop) { /* the run ends: keep its part of the window */
         if (a->seg_open) {
             a->win_quanta++;

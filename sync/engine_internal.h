@@ -103,6 +103,15 @@ struct eng_part_rt {
     uint64_t sample_ns;  /* wall ns of the last sampled quantum */
 };
 
+/* NOTE(steal): who claimed the partition to run it, and in which quantum:
+ * ENG_CLAIM(q_index, thread); one per cache line, since owner and thieves
+ * exchange it. 0 = never claimed. */
+#define ENG_CLAIM_SHIFT 16
+#define ENG_CLAIM(q, thr) ((((uint64_t)(q) + 1) << ENG_CLAIM_SHIFT) | (uint64_t)(thr))
+struct eng_claim {
+    CACHE_ALIGNED atomic_u64 q;
+};
+
 /* Producer-owned overflow buffer for one channel and one quantum parity. */
 struct overflow {
     struct eng_msg *msgs; /* messages that did not fit in the ring */
@@ -136,6 +145,10 @@ struct eng_ctx {
     atomic_u32 clock_ready;   /* 1 once this run's thread has set cpu_clock (release) */
     uint64_t t_arrive_ns;     /* monotonic ns of the last barrier arrival */
     bool sampling;            /* the quantum being run times each partition */
+    bool steal;               /* the quantum being run steals (NOTE(steal)) */
+    int *forced;              /* partitions the debug re-partitioner makes this thread take this quantum
+                               * (claimed for it in the serial step; NOTE(steal-debug)) */
+    unsigned n_forced;
     /* spin check, private to this thread while it waits */
     uint64_t chk_wall_ns;     /* monotonic ns of the last sample */
     uint64_t chk_cpu_ns;      /* CPU ns of the awaited thread at that sample */
@@ -152,6 +165,8 @@ struct eng_ctx {
     unsigned parity;          /* quantum parity for overflow buffers */
     ps_t sent_min;            /* min arrival of cross-partition messages sent this quantum */
     ps_t local_next;          /* published before the barrier: next event of this thread */
+    atomic_u64 drained_q;     /* q_index + 1 once this quantum's inbound messages are in the heaps of the
+                               * partitions this thread owns (release; thieves acquire, NOTE(steal)) */
     struct qbar_state bar;    /* barrier companion */
     struct eng_thread_report rep;
     pthread_t tid;
@@ -180,6 +195,7 @@ struct engine {
     struct eng_ctx *threads; /* [n_threads] */
     unsigned n_threads;
     struct eng_chan *chans;  /* [n_threads * n_threads], index src * n + dst */
+    struct eng_claim *claims; /* [n_parts]: which quantum each partition was last claimed in (NOTE(steal)) */
     struct qbar bar;
     ps_t q_start;            /* start of the next quantum to run */
     uint64_t q_index;        /* quanta executed so far */
@@ -253,6 +269,8 @@ void eng_after_release(struct eng_ctx *sctx);
 /* engine_threads.c: a parked thread sleeps here until it is active again
  * (true) or the run is over (false). */
 bool eng_park(struct eng_ctx *ctx);
+/* engine.c: whether quanta run now steal (sync.steal and NOTE(steal-gate)). */
+bool eng_steal_on(const struct engine *e);
 /* engine_threads.c: set the barrier's spin limit for n_active threads. */
 void eng_spin_policy(struct engine *e, bool descheduled);
 

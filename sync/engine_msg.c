@@ -103,8 +103,9 @@ void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t l
     uint32_t len = len0 + len1;
     struct engine *e = ctx->eng;
     const struct eng_unit_rec *su = &e->units[src];
-    SIM_DEBUG_ASSERT(e->parts[su->partition].owner == ctx->index,
-                     "engine: unit %u sends from thread %d, which does not own it", src, ctx->index);
+    SIM_DEBUG_ASSERT(ctx->steal ? at_load_rlx_u64(&e->claims[su->partition].q) == ENG_CLAIM(e->q_index, ctx->index)
+                                : e->parts[su->partition].owner == ctx->index,
+                     "engine: unit %u sends from thread %d, which does not run it this quantum", src, ctx->index);
     ps_t min = link_min(su, dst);
     if (UNLIKELY(min == 0))
         sim_panic("engine: unit %u (%s) sends to unit %u with no declared link", src, su->ops->kind, dst);
@@ -144,8 +145,14 @@ void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t l
      * cross-partition message arrives at or after t_end, so a partition run
      * later in this quantum does not see it before the next one, as with
      * the drain. Only the owner touches a partition's pool and heap during a
-     * quantum, and owners change only in the serial step. */
-    if (!cross || dthr == ctx->index) {
+     * quantum (with stealing, the thread that claimed it), and owners change
+     * only in the serial step. */
+    /* NOTE(steal): in a stealing quantum the shortcut is taken only for a
+     * destination this thread has claimed (and so has run, or runs now:
+     * no other thread touches it before the barrier). */
+    bool direct = !cross || (ctx->steal ? at_load_rlx_u64(&e->claims[dpart].q) == ENG_CLAIM(e->q_index, ctx->index)
+                                        : dthr == ctx->index);
+    if (direct) {
         struct eng_part_rt *dp = e->rt[dpart];
         uint32_t slot = pool_get(dp);
         struct eng_msg *m = pool_msg(dp, slot);
@@ -190,7 +197,8 @@ void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t l
     if (in_ring)
         spsc_commit(&ch->ring);
     ctx->rep.msgs_sent++;
-    ctx->rep.msgs_xthread++; /* NOTE(msgs-xthread) in engine.c */
+    if (dthr != ctx->index) /* own channel: a stealing quantum (NOTE(steal)) */
+        ctx->rep.msgs_xthread++; /* NOTE(msgs-xthread) in engine.c */
     if (arrival < ctx->sent_min)
         ctx->sent_min = arrival;
 }

@@ -205,6 +205,7 @@ int eng_threads_map(struct engine *e, const struct eng_run_opts *o, char *err, s
         }
         return 0;
     }
+    SIM_ASSERT(n_thr < (1u << ENG_CLAIM_SHIFT), "engine: %u threads", n_thr);
     e->n_threads = n_thr;
     e->n_active = n_thr;
     e->explicit_split = o->sm_threads || o->mem_threads;
@@ -214,6 +215,11 @@ int eng_threads_map(struct engine *e, const struct eng_run_opts *o, char *err, s
     memset(e->threads, 0, n_thr * sizeof *e->threads);
     e->rt = xcalloc(e->n_parts, sizeof *e->rt);
     e->owner_tmp = xcalloc(e->n_parts, sizeof *e->owner_tmp);
+    e->claims = aligned_alloc(CACHE_LINE, u64_round_up(e->n_parts * sizeof *e->claims, CACHE_LINE));
+    if (!e->claims)
+        sim_panic("out of memory");
+    for (unsigned p = 0; p < e->n_parts; p++)
+        atomic_init(&e->claims[p].q, 0);
     for (unsigned p = 0; p < e->n_parts; p++)
         e->parts[p].owner = owner[p];
     for (unsigned t = 0; t < n_thr; t++) {
@@ -222,6 +228,7 @@ int eng_threads_map(struct engine *e, const struct eng_run_opts *o, char *err, s
         c->index = (int)t;
         c->pin_cpu = -1;
         c->parts = xcalloc(e->n_parts, sizeof *c->parts); /* room for every partition */
+        c->forced = xcalloc(e->n_parts, sizeof *c->forced);
     }
     for (unsigned p = 0; p < e->n_parts; p++) {
         struct eng_ctx *c = &e->threads[owner[p]];

@@ -36,6 +36,7 @@ struct setup {
     struct clock_cfg clk;
     uint64_t min_lat;
     uint64_t overflow; /* messages sent through overflow lists by the last run */
+    uint64_t steals;   /* partition runs taken from other threads in the last run (NOTE(steal)) */
     uint64_t chunk;    /* quanta per eng_run call (0 = one call for the whole run) */
     unsigned calls;    /* eng_run calls of the last run */
 };
@@ -100,9 +101,11 @@ static int run_engine(struct setup *s, unsigned threads, unsigned smt, unsigned 
     } while (rc == 0 && res->finish == ENG_FINISH_INTERRUPTED);
     if (rc != 0)
         tap_diag("eng_run: %s", err);
-    s->overflow = 0;
-    for (unsigned t = 0; rc == 0 && t < res->threads; t++)
+    s->overflow = s->steals = 0;
+    for (unsigned t = 0; rc == 0 && t < res->threads; t++) {
         s->overflow += res->per_thread[t].msgs_overflow;
+        s->steals += res->per_thread[t].steals;
+    }
     synth_collect(m, out);
     synth_destroy(m);
     diag_fini(&d);
@@ -368,6 +371,40 @@ int main(void)
     s.sc.units_per_partition = 3;
     s.sc.hops = 80;
     exact_vs_reference("mem-only", &s);
+
+    /* NOTE(steal): stealing within a quantum, on (the default) and off;
+     * heavy traffic with ties and tiny rings, so that stolen partitions
+     * send through full channels, the thief's own channel included. */
+    default_setup(&s);
+    s.sc.jobs = 16;
+    s.sc.hops = 60;
+    s.sc.latency_spread_ps = 0;
+    s.ec.ring_slots = 16;
+    s.ec.adaptive = false; /* keep every thread running */
+    {
+        struct synth_shape sh;
+        synth_shape_compute(&s.sc, &s.clk, s.min_lat, &sh);
+        struct synth_unit_stats *ref = calloc(sh.n_units, sizeof *ref), *got = calloc(sh.n_units, sizeof *got);
+        synth_ref_run(&s.sc, &s.clk, s.min_lat, ref);
+        /* mode 0: stealing as it happens (timing decides what is taken);
+         * 1: the debug re-partitioner also forces steals
+         * (NOTE(steal-debug)), so some are sure to happen; 2: off. */
+        for (int mode = 0; mode < 3; mode++) {
+            s.ec.steal = mode < 2;
+            s.ec.debug_seed = mode == 1 ? 7 : 0;
+            for (unsigned t = 2; t <= 4; t++) {
+                struct eng_result res;
+                int rc = run_engine(&s, t, 0, 0, got, &res);
+                uint64_t steals = s.steals;
+                bool want = mode == 0 ? true : mode == 1 ? steals > 0 : steals == 0;
+                TAP_OK(rc == 0 && same_stats(got, ref, sh.n_units) && want,
+                       "steal %s, --threads %u: %llu partition runs taken from other threads, equals the "
+                       "reference", mode == 0 ? "on" : mode == 1 ? "forced" : "off", t, (unsigned long long)steals);
+            }
+        }
+        free(ref);
+        free(got);
+    }
 
     /* A long idle gap: huge latencies, few jobs: time must jump. */
     default_setup(&s);

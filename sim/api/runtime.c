@@ -705,6 +705,7 @@ static void stats_doc(struct json_writer *w, void *arg)
             jw_i64(w, "cpu", gsum.cpu[t]);
             jw_double(w, "busy_seconds", gsum.busy_s[t]);
             jw_double(w, "barrier_seconds", gsum.wait_s[t]);
+            jw_u64(w, "steals", gsum.steals[t]);
             jw_obj_end(w);
         }
         jw_arr_end(w);

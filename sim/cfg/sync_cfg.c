@@ -40,6 +40,9 @@ static const struct cfg_key engine_keys[] = {
      "(if not, it sleeps at once); 0 = never check"},
     {"adapt_trace", CFG_BOOL, offsetof(struct engine_cfg, adapt_trace), 0, 0, "false", NULL,
      "print one line per measurement window of the adaptive engine on stderr (thread count, rate, decision)"},
+    {"steal", CFG_BOOL, offsetof(struct engine_cfg, steal), 0, 0, "true", NULL,
+     "a thread that has run its partitions of a quantum runs other threads' unstarted ones (balances work that "
+     "changes from quantum to quantum); results are the same either way (docs/engine.md)"},
     {"debug_repartition_seed", CFG_UINT, offsetof(struct engine_cfg, debug_seed), 0, 1.8e19, "0", NULL,
      "testing: non-zero = re-partition at random quanta to random thread counts and mappings, "
      "from this seed (results must not change)"},

@@ -75,6 +75,7 @@ struct gpu {
 
     double host_seconds;
     double thr_busy[GPU_MAX_THREADS], thr_wait[GPU_MAX_THREADS]; /* wall s per host thread, all runs */
+    uint64_t thr_steals[GPU_MAX_THREADS]; /* partition runs taken from other threads (NOTE(steal)), all runs */
     int thr_cpu[GPU_MAX_THREADS]; /* CPU each host thread is pinned to (-1: not pinned), last run */
     unsigned last_threads;
     struct eng_adapt_report adapt;  /* cumulative, from the last run */
@@ -444,6 +445,7 @@ static int run(struct gpu *g, char *err, size_t err_len)
     for (unsigned t = 0; t < res.threads && t < GPU_MAX_THREADS; t++) {
         g->thr_busy[t] += res.per_thread[t].busy_s;
         g->thr_wait[t] += res.per_thread[t].wait_s;
+        g->thr_steals[t] += res.per_thread[t].steals;
         g->thr_cpu[t] = res.per_thread[t].cpu;
     }
     g->end_ps = res.end_time;
@@ -634,6 +636,7 @@ void gpu_summary(const struct gpu *g, struct gpu_summary *out)
     for (unsigned t = 0; t < g->last_threads && t < GPU_MAX_THREADS; t++) {
         out->busy_s[t] = g->thr_busy[t];
         out->wait_s[t] = g->thr_wait[t];
+        out->steals[t] = g->thr_steals[t];
         out->cpu[t] = g->thr_cpu[t];
     }
     for (uint32_t i = 0; i < g->n_sm; i++)
