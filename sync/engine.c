@@ -524,19 +524,12 @@ void eng_thread_run(struct eng_ctx *ctx)
         ctx->steal = eng_steal_on(e);
         eng_drain_inbound(e, ctx);
         ps_t local = PS_NEVER;
-        if (!ctx->steal && !ctx->sampling) {
-            for (unsigned i = 0; i < ctx->n_parts; i++) {
-                struct eng_part_rt *p = e->rt[ctx->parts[i]];
-                part_run(e, ctx, p, ctx->t_end);
-                local = MIN(local, part_next(p));
-            }
-            ctx->t_arrive_ns = sync_mono_ns();
-        } else if (!ctx->steal) {
+        if (!ctx->steal) {
             /* A sampled quantum times each partition (engine_adapt.c). */
-            uint64_t t = sync_mono_ns();
+            uint64_t t = ctx->sampling ? sync_mono_ns() : 0;
             for (unsigned i = 0; i < ctx->n_parts; i++)
                 run_timed(e, ctx, ctx->parts[i], &local, &t);
-            ctx->t_arrive_ns = t;
+            ctx->t_arrive_ns = ctx->sampling ? t : sync_mono_ns();
         } else {
             ctx->t_arrive_ns = run_stealing(e, ctx, &local);
         }
