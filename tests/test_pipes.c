@@ -65,6 +65,7 @@ static void rig_init_pol(struct rig *r, const struct rf_cfg *rf, const struct oc
     else {
         pipes_cfg_defaults(&r->pc);
         r->pc.dispatch_delay = 0;
+        r->pc.wb_reserve = false; /* the elastic writeback of the timelines below; t_wb_reserve has the other */
     }
     opcoll_init(&r->oc, &r->rf, &r->oc_cfg, pol, NULL);
     pipes_init(&r->p, &r->pc, on_wb, r);
@@ -418,6 +419,81 @@ static void t_sp_or_sfu(void)
     rig_fini(&r);
 }
 
+/* pipes.wb_reserve (NOTE(wb-reserve)): a dispatch takes a result-bus slot
+ * of its ready cycle or waits, with the younger ready collectors of its set. */
+static void t_wb_reserve(void)
+{
+    struct pipes_cfg pc;
+    pipes_cfg_defaults(&pc);
+    pc.dispatch_delay = 0;
+    pc.wb_reserve = true;
+    struct rig r;
+    rig_init(&r, NULL, NULL, &pc);
+    /* The three fp32 MULs of t_sp_or_sfu: SP0 and SP1 take both slots of
+     * cycle 6 at dispatch 2, so the SFU one waits a cycle (dispatch 3,
+     * ready 7) instead of queueing at writeback. */
+    for (int i = 0; i < 3; i++) {
+        struct pipe_op m = mk(PIPE_C_F32_MUL, 0, (uint64_t)i, 1, S(1 + i), 1, S(8 + i));
+        opcoll_issue(&r.oc, &m, 0);
+    }
+    run(&r, 1, 2);
+    TAP_EQ_U64(r.p.units[2].dispatched, 0, "SFU mul not dispatched at 2 (cycle 6 reserved twice)");
+    run(&r, 3, 3);
+    TAP_EQ_U64(r.p.units[2].dispatched, 1, "SFU mul dispatched at 3");
+    run(&r, 4, 10);
+    TAP_OK(r.wb[0] == 6 && r.wb[1] == 6 && r.wb[2] == 7, "wb 6, 6, 7 (got %llu %llu %llu)",
+           (unsigned long long)r.wb[0], (unsigned long long)r.wb[1], (unsigned long long)r.wb[2]);
+    TAP_EQ_U64(r.p.st.resv_stall, 1, "one dispatch refused for the bus");
+    TAP_EQ_U64(r.p.st.wb_width_stall, 0, "no result queued at writeback");
+    rig_fini(&r);
+
+    /* Width 1. A add (issue 0, dispatch 2, ready 6), B mad (issue 1,
+     * dispatch 3, ready 8); C add and D mad issued together at 2, ready to
+     * dispatch at 4: C's cycle 8 is B's, so C waits and D (cycle 9 free)
+     * waits behind it; at 5 C takes 9 and D 10. */
+    pc.wb_width = 1;
+    rig_init(&r, NULL, NULL, &pc);
+    struct pipe_op a = mk(PIPE_C_F32_ADD, 0, 0, 1, S(1), 1, S(12));
+    struct pipe_op b = mk(PIPE_C_F32_MAD, 1, 1, 1, S(2), 1, S(13));
+    struct pipe_op c = mk(PIPE_C_F32_ADD, 2, 2, 1, S(3), 1, S(14));
+    struct pipe_op d = mk(PIPE_C_F32_MAD, 3, 3, 1, S(4), 1, S(15));
+    opcoll_issue(&r.oc, &a, 0);
+    run(&r, 1, 1);
+    opcoll_issue(&r.oc, &b, 1);
+    run(&r, 2, 2);
+    opcoll_issue(&r.oc, &c, 2);
+    opcoll_issue(&r.oc, &d, 2);
+    run(&r, 3, 4);
+    TAP_EQ_U64(r.p.units[0].dispatched + r.p.units[1].dispatched, 2, "at 4 only A and B dispatched");
+    run(&r, 5, 20);
+    TAP_OK(r.wb[0] == 6 && r.wb[1] == 8 && r.wb[2] == 9 && r.wb[3] == 10, "wb 6, 8, 9, 10 (got %llu %llu %llu %llu)",
+           (unsigned long long)r.wb[0], (unsigned long long)r.wb[1], (unsigned long long)r.wb[2],
+           (unsigned long long)r.wb[3]);
+    TAP_EQ_U64(r.p.st.resv_stall, 1, "C refused once, D waited behind it");
+    rig_fini(&r);
+
+    /* The same four without the reservation: C and D dispatch at 4 (ready
+     * 8 and 9) and C queues behind B at writeback. */
+    pc.wb_reserve = false;
+    rig_init(&r, NULL, NULL, &pc);
+    opcoll_issue(&r.oc, &a, 0);
+    run(&r, 1, 1);
+    opcoll_issue(&r.oc, &b, 1);
+    run(&r, 2, 2);
+    opcoll_issue(&r.oc, &c, 2);
+    opcoll_issue(&r.oc, &d, 2);
+    run(&r, 3, 4);
+    TAP_EQ_U64(r.p.units[0].dispatched + r.p.units[1].dispatched, 4, "elastic: all four dispatched at 4");
+    run(&r, 5, 20);
+    TAP_OK(r.wb[0] == 6 && r.wb[1] == 8 && r.wb[2] == 9 && r.wb[3] == 10, "elastic wb 6, 8, 9, 10 (got %llu %llu %llu %llu)",
+           (unsigned long long)r.wb[0], (unsigned long long)r.wb[1], (unsigned long long)r.wb[2],
+           (unsigned long long)r.wb[3]);
+    TAP_EQ_U64(r.p.st.resv_stall, 0, "no reservation refusals");
+    TAP_OK(r.p.st.wb_width_stall >= 2, "results queued at writeback instead (%llu)",
+           (unsigned long long)r.p.st.wb_width_stall);
+    rig_fini(&r);
+}
+
 static void t_exhaustion(void)
 {
     struct rig r;
@@ -627,7 +703,10 @@ static void t_cfg(void)
     free(rf2.rm_profile_out); /* string keys: the parser's copies */
     free(rf2.rm_profile_in);
     TAP_OK(memcmp(&oc2, &oc, sizeof oc) == 0, "oc key table defaults == oc_cfg_defaults");
-    TAP_OK(memcmp(&pc2, &pc, sizeof pc) == 0, "pipes key table defaults == pipes_cfg_defaults");
+    TAP_OK(pc2.n_sp == pc.n_sp && pc2.n_sfu == pc.n_sfu && pc2.n_mem == pc.n_mem && pc2.wb_width == pc.wb_width &&
+               pc2.ldst_wb_width == pc.ldst_wb_width && pc2.dispatch_delay == pc.dispatch_delay &&
+               pc2.wb_reserve == pc.wb_reserve,
+           "pipes key table defaults == pipes_cfg_defaults");
     oc.units[PIPE_SFU] = 0;
     pc.wb_width = 0;
     TAP_EQ_U64(opcoll_cfg_validate(&rf, &oc, NULL, NULL) + pipes_cfg_validate(&pc, NULL, NULL), 2,
@@ -968,6 +1047,7 @@ static void t_random_vs_ref(void)
         pipes_cfg_defaults(&m.pc);
         m.oc.alloc_delay = 0; /* the naive reference has no latches (the rig above runs without them too) */
         m.pc.dispatch_delay = 0;
+        m.pc.wb_reserve = false; /* nor the result-bus reservation */
         run_ref(&m, ops, N_RAND, ir, wr);
         TAP_EQ_U64(r->n_wb, N_RAND, "%s: unit wrote back all %d ops", variants[v].name, N_RAND);
         TAP_EQ_U64(compare(iu, r->wb, ir, wr, N_RAND), 0, "%s: unit == naive reference (issue and wb cycles)",
@@ -1039,6 +1119,7 @@ int main(void)
         {"fp64 II 8", t_fp64_ii},
         {"SFU only", t_sfu},
         {"SP or SFU, writeback width", t_sp_or_sfu},
+        {"result-bus reservation", t_wb_reserve},
         {"collector exhaustion", t_exhaustion},
         {"MEM hand-off and LD/ST writeback", t_mem_and_ldst},
         {"MEM collectors keep one warp's order", t_mem_warp_order},

@@ -150,6 +150,7 @@ static void rig_init(struct rig *r, uint64_t mult, const struct rf_policy_ops *p
     pipes_cfg_defaults(&r->pc);
     /* the hand-computed timelines below are without the GPGPU-Sim latches */
     r->pc.dispatch_delay = 0;
+    r->pc.wb_reserve = false;
     opcoll_init(&r->oc, &r->rf, &r->oc_cfg, pol, arg);
     pipes_init(&r->p, &r->pc, on_wb, r);
     for (int i = 0; i < MAX_OPS; i++)

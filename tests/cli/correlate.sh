@@ -105,4 +105,47 @@ expect_exit 0 "correlate.sh runs gpusim and reuses recorded GPGPU-Sim runs" -- \
 ok $? "the run directory holds both sides"
 contains "$TMP/e2e/correlation.md" "| transpose | tiny | 19,944 / 19,944 | 556,908 / 556,908 |" "fresh gpusim run: instruction counts equal GPGPU-Sim's"
 contains "$TMP/e2e/runs/gpusim_run.txt" "config=gtx480" "the gpusim configuration is recorded"
+
+# ---------------------------------------------------------------- recorded.py
+# Made-up GPGPU-Sim totals: 2,000 cycles for vectoradd tiny, 50,000 for
+# transpose tiny's transpose_naive alone (the kernels column). The expected
+# ratios are computed here from the stats files the script leaves behind.
+cat >"$TMP/rec.csv" <<'EOF2'
+workload,size,gg_cycles,gg_queues,gg_verified,kernels,from,notes
+vectoradd,tiny,2000,11:8:8:8,yes,,test,
+transpose,tiny,50000,8:8:8:8,no,transpose_naive,test,
+btree,tiny,,8:8:8:8,no,,test,no total: skipped
+EOF2
+expect_exit 0 "recorded.py runs gpusim on the recorded workloads" -- \
+  python3 "$C/recorded.py" --recorded "$TMP/rec.csv" --gpusim "$GPUSIM" --stats-dir "$TMP/rs" --out "$TMP/rec.md"
+cat >"$TMP/rec_expect.py" <<'EOF2'
+import json, sys
+d = sys.argv[1]
+def cyc(w, only=None):
+    js = json.load(open('%s/%s_tiny.json' % (d, w)))
+    return sum(l['stats']['dispatch.kernel_cycles'] for l in js['stats']['kernels'] if not only or l['name'] == only)
+va, tn = cyc('vectoradd'), cyc('transpose', 'transpose_naive')
+assert tn < cyc('transpose'), 'transpose has two kernels'
+print('| vectoradd | tiny | %d | 2000 | %.3f' % (va, va / 2000.0))
+print('| transpose (transpose_naive) | tiny | %d | 50000 | %.3f' % (tn, tn / 50000.0))
+print('- GPGPU-Sim verified: MAE %.1f %%' % (100 * abs(va / 2000.0 - 1)))
+print('- all recorded: MAE %.1f %%' % (100 * (abs(va / 2000.0 - 1) + abs(tn / 50000.0 - 1)) / 2))
+EOF2
+python3 "$TMP/rec_expect.py" "$TMP/rs" >"$TMP/rec_want" 2>"$TMP/err"
+ok $? "the stats files hold both workloads"
+while IFS= read -r line; do contains "$TMP/rec.md" "$line" "recorded.py: ${line:0:50}"; done <"$TMP/rec_want"
+! grep -q "btree" "$TMP/rec.md"
+ok $? "a row without a GPGPU-Sim total is left out"
+python3 - "$TMP/rs/vectoradd_tiny.json" <<'EOF2'
+import json, sys
+js = json.load(open(sys.argv[1])); js['complete'] = False; js['stats']['kernels'] = []
+json.dump(js, open(sys.argv[1], 'w'))
+EOF2
+expect_exit 0 "recorded.py reruns a workload whose statistics are partial" -- \
+  python3 "$C/recorded.py" --recorded "$TMP/rec.csv" --gpusim "$GPUSIM" --stats-dir "$TMP/rs" --only vectoradd
+contains "$TMP/out" "$(head -1 "$TMP/rec_want")" "the rerun gives the same row"
+printf 'workload,size,gg_cycles,gg_queues,gg_verified,kernels,from,notes\nnosuch,tiny,100,8:8:8:8,yes,,test,\n' >"$TMP/rec_bad.csv"
+expect_exit 1 "recorded.py: a gpusim run that fails" -- \
+  python3 "$C/recorded.py" --recorded "$TMP/rec_bad.csv" --gpusim "$GPUSIM" --stats-dir "$TMP/rs2"
+contains "$TMP/err" "nosuch" "the failure names the run"
 finish

@@ -22,6 +22,20 @@
  * PIPES_MAX_INFLIGHT slots are used. Real hardware would stall the pipe;
  * with wb_width 2 and at most 3 result-producing pipes the difference only
  * shows under sustained bank conflicts on writes.
+ * NOTE(wb-reserve): with pipes.wb_reserve (GPGPU-Sim 3.x and 4.x:
+ * shader_core_ctx::execute reserves one of the EX_WB result buses for the
+ * cycle the result will leave a non-stallable unit, test_res_bus, and the
+ * unit does not take the instruction this cycle when both are reserved), an
+ * SP/SFU dispatch takes one of pipes.wb_width slots of its ready cycle
+ * (dispatch + latency + dispatch_delay) or waits; the oldest ready collector
+ * of the set waits and the set dispatches nothing more this cycle (GPGPU-Sim's
+ * units all offer the oldest ready instruction of the OC_EX register set,
+ * and the others have the same latency). Without it (the default) results
+ * queue at writeback (NOTE(elastic-pipe)) and dispatch never waits for the
+ * bus: under sustained SP and SFU traffic whose latencies differ (4, 5, 8,
+ * 39) that lets more instructions through than GPGPU-Sim does
+ * (blackscholes, docs/correlation.md, session 15). Writeback itself is
+ * unchanged, so a result held by a bank conflict still queues.
  * NOTE(wb-order): SP/SFU results are written back oldest ready first
  * ((ready cycle, dispatch order)); a result blocked by a busy bank does not
  * block younger ones; LD/ST results write after them (GPGPU-Sim writes the
@@ -180,6 +194,11 @@ void pipes_init(struct pipes *p, const struct pipes_cfg *cfg, pipes_wb_fn wb_fn,
     p->wb_min = CYCLE_NEVER;
     p->cfg = *cfg;
     p->n_units = (uint32_t)(cfg->n_sp + cfg->n_sfu);
+    for (uint32_t c = 0; c < PIPE_C_COUNT; c++)
+        SIM_ASSERT(class_info[c].lat + cfg->dispatch_delay < PIPES_RESV_RING,
+                   "pipes_init: latency of %s does not fit the reservation ring", class_info[c].name);
+    for (uint32_t e = 0; e < PIPES_RESV_RING; e++)
+        p->resv_cyc[e] = CYCLE_NEVER;
     for (uint32_t i = 0; i < p->n_units; i++)
         p->units[i].kind = i < cfg->n_sp ? PIPE_SP : PIPE_SFU;
     p->wb_fn = wb_fn;
@@ -331,6 +350,18 @@ static void dispatch(struct pipes *p, struct opcoll *oc, cycle_t now)
             uint32_t s = (uint32_t)__builtin_ctz(~pu->valid_mask); /* lowest free slot; one is free (not full) */
             const struct pipe_class_info *ci = pipes_class_info((enum pipe_class)op->cls);
             cycle_t done = now + ci->lat + p->cfg.dispatch_delay;
+            if (p->cfg.wb_reserve) { /* NOTE(wb-reserve) */
+                uint32_t e = (uint32_t)(done % PIPES_RESV_RING);
+                if (p->resv_cyc[e] != done) {
+                    p->resv_cyc[e] = done;
+                    p->resv_n[e] = 0;
+                }
+                if (p->resv_n[e] >= p->cfg.wb_width) {
+                    p->st.resv_stall++;
+                    break;
+                }
+                p->resv_n[e]++;
+            }
             pu->slot[s] = (struct pipe_slot){*op, done, p->seq++, true};
             if (done < p->wb_min)
                 p->wb_min = done;
@@ -447,6 +478,8 @@ void pipes_stats_register(struct pipes *p, struct stats *reg, const char *group,
                   "MEM instructions handed to the LD/ST unit");
     stats_counter(reg, group, instance, "full_stall", &p->st.full_stall,
                   "dispatches refused because every slot of the pipe was taken");
+    stats_counter(reg, group, instance, "resv_stall", &p->st.resv_stall,
+                  "dispatches refused for want of a result-bus slot (pipes.wb_reserve)");
     for (int c = 0; c < PIPE_C_COUNT; c++) {
         char name[48];
         snprintf(name, sizeof name, "dispatched_%s", class_info[c].name);

@@ -70,6 +70,7 @@ struct cfg_section;
 #define PIPES_MEM_DQ 32      /* MEM dispatch-delay registers: dispatch_delay x oc.out_ports_mem used */
 #define PIPES_MAX_INFLIGHT 32 /* instructions one pipe holds, in flight or waiting for writeback */
 #define PIPES_LDST_WB_QUEUE 8 /* LD/ST results waiting for writeback (entries) */
+#define PIPES_RESV_RING 512  /* result-bus reservation ring (cycles): > the longest latency + dispatch_delay */
 
 /* Pipe kinds, also the operand-collector sets (one set per kind). */
 enum pipe_kind { PIPE_SP = 0, PIPE_SFU = 1, PIPE_MEM = 2, PIPE_N_KINDS = 3 };
@@ -134,6 +135,9 @@ struct pipes_cfg {
     uint64_t dispatch_delay;/* pipes.dispatch_delay (cycles): collector -> unit latches ([GPGPU-Sim] OC_EX
                                register and the unit's dispatch register: 2); added to every SP/SFU
                                result and to the MEM hand-off, pipelined (no throughput cost) */
+    bool wb_reserve;        /* pipes.wb_reserve: an SP/SFU dispatch reserves one of the wb_width result-bus
+                               slots of its writeback cycle, and waits when there is none ([GPGPU-Sim]
+                               test_res_bus; NOTE(wb-reserve) in pipes.c) */
 };
 
 /* Called at writeback of op (all its destination registers written at
@@ -163,6 +167,7 @@ struct pipes_stats {
     uint64_t wb_bank_stall;  /* ready results that found a destination bank taken (result-cycles) */
     uint64_t mem_dispatched; /* MEM instructions handed to the LD/ST latches */
     uint64_t full_stall;     /* dispatch attempts refused because every pipe slot was taken */
+    uint64_t resv_stall;     /* dispatch attempts refused for want of a result-bus slot (pipes.wb_reserve) */
     uint64_t by_class[PIPE_C_COUNT]; /* instructions dispatched per class */
 };
 
@@ -182,6 +187,10 @@ struct pipes {
     pipes_wb_fn wb_fn;              /* scoreboard release callback */
     void *wb_ctx;                   /* its context (the SM) */
     uint64_t seq;                   /* dispatches so far (slot seq source) */
+    /* pipes.wb_reserve: result-bus slots reserved for cycle c, in entry
+     * c % PIPES_RESV_RING, valid while resv_cyc of that entry is c */
+    cycle_t resv_cyc[PIPES_RESV_RING];
+    uint8_t resv_n[PIPES_RESV_RING];
     struct pipes_stats st;
 };
 

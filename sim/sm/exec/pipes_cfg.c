@@ -23,6 +23,7 @@ void pipes_cfg_defaults(struct pipes_cfg *c)
     c->wb_width = 2;
     c->ldst_wb_width = 1;
     c->dispatch_delay = 2;
+    c->wb_reserve = true;
 }
 
 
@@ -36,6 +37,7 @@ int pipes_cfg_validate(const struct pipes_cfg *c, pipes_cfg_report_fn report, vo
          (unsigned long long)c->n_mem, PIPES_MAX_MEM);
     CFG_RULE(c->wb_width >= 1, "pipes.wb_width", "must be >= 1");
     CFG_RULE(c->ldst_wb_width >= 1, "pipes.ldst_wb_width", "must be >= 1");
+    CFG_RULE(!c->wb_reserve || c->wb_width <= 255, "pipes.wb_reserve", "needs pipes.wb_width <= 255");
     return n;
 }
 
@@ -52,6 +54,8 @@ const struct cfg_key pipes_cfg_keys[] = {
      "LD/ST results written back per pipeline cycle ([GPGPU-Sim] ldst_unit::writeback: 1)"},
     {"dispatch_delay", CFG_UINT, offsetof(struct pipes_cfg, dispatch_delay), 0, 8, "2", NULL,
      "cycles from a collector's dispatch to the unit's first stage ([GPGPU-Sim] OC_EX + dispatch registers: 2)"},
+    {"wb_reserve", CFG_BOOL, offsetof(struct pipes_cfg, wb_reserve), 0, 0, "true", NULL,
+     "an SP/SFU dispatch reserves a writeback slot for its result cycle and waits without one ([GPGPU-Sim])"},
 };
 
 const size_t pipes_cfg_n_keys = ARRAY_LEN(pipes_cfg_keys);

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""bench/correlate/recorded.py: gpusim's whole-workload cycles beside the
+GPGPU-Sim cycles recorded in recorded_gg.csv, without running GPGPU-Sim.
+
+GPGPU-Sim needs 5 to 40 minutes per small run here, so every workload's
+3.2.2-like GPGPU-Sim total (GPGPU-Sim 4.2 with gg_3.2.2_like.config, the
+correlate.sh runs of sessions 6-15, docs/correlation.md) is kept in
+recorded_gg.csv. This script runs gpusim on each recorded workload (or reuses
+stats JSON files already in --stats-dir), and prints a markdown table with
+the ratio gpusim / GPGPU-Sim and a summary: mean absolute error and Pearson r
+of log cycles over the workloads whose GPGPU-Sim result verified, and how
+many are within +-10 %. A model change is judged by running it twice, e.g.
+
+  recorded.py --stats-dir out/before -o pipes.wb_reserve=false
+  recorded.py --stats-dir out/after
+
+A GPGPU-Sim total is only as recent as its row says (gg_queues: 8:8:8:8 for
+runs before session 13, 11:8:8:8 after; docs/correlation.md); correlate.sh
+with the user's own GPGPU-Sim is the tool for fresh per-kernel comparisons.
+Python 3.6+, standard library only.
+"""
+import argparse
+import concurrent.futures
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.abspath(os.path.join(HERE, '..', '..'))
+
+
+def load_recorded(path):
+    rows = []
+    with open(path, newline='') as f:
+        for r in csv.DictReader(f):
+            if not r['gg_cycles']:
+                continue  # compared, but GPGPU-Sim gave no total (its row says why)
+            r['gg_cycles'] = float(r['gg_cycles'])
+            rows.append(r)
+    return rows
+
+
+def kernel_cycles(stats_path, kernels):
+    """Sum of dispatch.kernel_cycles over the run's launches (the statistic
+    correlate.py compares), or over the launches of the named kernels only
+    (a recorded row whose GPGPU-Sim run stopped early)."""
+    with open(stats_path) as f:
+        js = json.load(f)
+    total = 0.0
+    for launch in js['stats']['kernels']:
+        if kernels and launch['name'] not in kernels:
+            continue
+        v = launch['stats'].get('dispatch.kernel_cycles', 0)
+        total += v.get('total', 0) if isinstance(v, dict) else v
+    return total
+
+
+def run_one(args, r):
+    name = '%s_%s.json' % (r['workload'], r['size'])
+    out = os.path.join(args.stats_dir, name)
+    if os.path.exists(out) and os.path.getsize(out) > 0:
+        with open(out) as f:
+            if json.load(f).get('complete'):
+                return out, None
+        os.unlink(out)  # an interrupted run's partial statistics: run again
+    cmd = [args.gpusim, 'run', r['workload'], '--size', r['size'], '-c', args.config, '--threads',
+           str(args.threads), '--pin', 'none', '-q', '-o', 'sim.mode=timing', '--stats', out]
+    for o in args.o:
+        cmd += ['-o', o]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    if p.returncode != 0:
+        return None, '%s: exit %d: %s' % (' '.join(cmd), p.returncode, p.stdout.strip()[-400:])
+    return out, None
+
+
+def pearson(xs, ys):
+    n = len(xs)
+    if n < 2:
+        return float('nan')
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float('nan')
+
+
+def summary(rows):
+    """MAE (%), Pearson r of log cycles, and the count within +-10 %, over rows."""
+    if not rows:
+        return 'none'
+    err = [abs(r['ratio'] - 1.0) for r in rows]
+    r = pearson([math.log(x['gs_cycles']) for x in rows], [math.log(x['gg_cycles']) for x in rows])
+    within = sum(1 for e in err if e <= 0.10)
+    return 'MAE %.1f %%, r %.4f (log cycles), %d of %d within +-10 %%' % (100 * sum(err) / len(err), r, within,
+                                                                          len(rows))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--recorded', default=os.path.join(HERE, 'recorded_gg.csv'), help='GPGPU-Sim totals (CSV)')
+    ap.add_argument('--gpusim', default=os.path.join(SRC, 'build', 'gpusim'), help='gpusim binary')
+    ap.add_argument('-c', '--config', default='gtx480', help='gpusim preset or .cfg file')
+    ap.add_argument('-o', action='append', default=[], metavar='KEY=VALUE', help='gpusim override (repeatable)')
+    ap.add_argument('--stats-dir', required=True, help='gpusim stats JSONs: reused when present, else written')
+    ap.add_argument('--jobs', type=int, default=1, help='gpusim runs at once (default 1)')
+    ap.add_argument('--threads', type=int, default=1, help='host threads per gpusim run (default 1)')
+    ap.add_argument('--only', nargs='*', help='these workloads only')
+    ap.add_argument('--out', help='write the table here too (markdown)')
+    args = ap.parse_args()
+
+    rows = load_recorded(args.recorded)
+    if args.only:
+        rows = [r for r in rows if r['workload'] in args.only]
+    os.makedirs(args.stats_dir, exist_ok=True)
+    failed = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+        for r, (path, err) in zip(rows, ex.map(lambda r: run_one(args, r), rows)):
+            if err:
+                failed.append(err)
+                r['gs_cycles'] = None
+                continue
+            r['gs_cycles'] = kernel_cycles(path, r['kernels'].split())
+            r['ratio'] = r['gs_cycles'] / r['gg_cycles']
+    lines = ['| workload | size | cycles gpusim | cycles GPGPU-Sim | ratio | GPGPU-Sim verified | queues |',
+             '|---|---|--:|--:|--:|---|---|']
+    for r in rows:
+        if r['gs_cycles'] is None:
+            lines.append('| %s | %s | failed | %d | | %s | %s |' % (r['workload'], r['size'], r['gg_cycles'],
+                                                                  r['gg_verified'], r['gg_queues']))
+            continue
+        flag = '' if abs(r['ratio'] - 1) <= 0.10 else ' **'
+        lines.append('| %s%s | %s | %d | %d | %.3f%s | %s | %s |' % (r['workload'], ' (%s)' % r['kernels'] if r['kernels'] else '', r['size'], r['gs_cycles'],
+                                                                  r['gg_cycles'], r['ratio'], flag,
+                                                                  r['gg_verified'], r['gg_queues']))
+    ok = [r for r in rows if r['gs_cycles'] is not None]
+    ver = [r for r in ok if r['gg_verified'] == 'yes']
+    lines += ['', '- GPGPU-Sim verified: ' + summary(ver), '- all recorded: ' + summary(ok),
+              '- ** = outside +-10 %%; config %s%s' % (args.config, ''.join(' -o ' + o for o in args.o))]
+    text = '\n'.join(lines) + '\n'
+    sys.stdout.write(text)
+    if args.out:
+        with open(args.out, 'w') as f:
+            f.write(text)
+    for e in failed:
+        sys.stderr.write('recorded.py: ' + e + '\n')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
