@@ -417,6 +417,32 @@ static void t_sp_or_sfu(void)
            (unsigned long long)r.wb[0], (unsigned long long)r.wb[1], (unsigned long long)r.wb[2]);
     TAP_EQ_U64(r.p.st.wb_width_stall, 1, "writeback width deferred one result once");
     rig_fini(&r);
+
+    /* oc.unit_map = gpgpusim4 (NOTE(unit-map)): fp32 MUL is SP only, so the
+     * third waits for the SP issue width; int MUL/MAD run on SP, fp64 on the
+     * SFU. */
+    struct oc_cfg oc4;
+    oc_cfg_defaults(&oc4);
+    oc4.alloc_delay = 0;
+    oc4.unit_map = PIPES_MAP_GPGPUSIM4;
+    rig_init(&r, NULL, &oc4, NULL);
+    for (int i = 0; i < 2; i++) {
+        struct pipe_op m = mk(PIPE_C_F32_MUL, 0, (uint64_t)i, 1, S(1 + i), 1, S(8 + i));
+        opcoll_issue(&r.oc, &m, 0);
+    }
+    TAP_OK(!opcoll_can_accept(&r.oc, PIPE_C_F32_MUL, 0), "gpgpusim4: a third fp32 mul is refused (SP only)");
+    TAP_OK(opcoll_can_accept(&r.oc, PIPE_C_F64_ADD, 0), "gpgpusim4: an fp64 add still goes (SFU)");
+    rig_fini(&r);
+    TAP_OK(pipes_class_pipes(PIPE_C_INT_MUL, PIPES_MAP_GPGPUSIM4) == PIPE_M_SP &&
+               pipes_class_pipes(PIPE_C_INT_MAD, PIPES_MAP_GPGPUSIM4) == PIPE_M_SP &&
+               pipes_class_pipes(PIPE_C_F64_MAD, PIPES_MAP_GPGPUSIM4) == PIPE_M_SFU &&
+               pipes_class_pipes(PIPE_C_F32_DIV, PIPES_MAP_GPGPUSIM4) == PIPE_M_SFU &&
+               pipes_class_pipes(PIPE_C_F32_MAD, PIPES_MAP_GPGPUSIM4) == PIPE_M_SP,
+           "gpgpusim4: int MUL/MAD on SP, fp64 MAD and fp32 DIV on SFU, fp32 MAD on SP");
+    TAP_OK(pipes_class_pipes(PIPE_C_INT_MUL, PIPES_MAP_GPGPUSIM3) == PIPE_M_SFU &&
+               pipes_class_pipes(PIPE_C_F32_MUL, PIPES_MAP_GPGPUSIM3) == (PIPE_M_SP | PIPE_M_SFU) &&
+               pipes_class_pipes(PIPE_C_F64_ADD, PIPES_MAP_GPGPUSIM3) == PIPE_M_SP,
+           "gpgpusim3: int MUL on SFU, fp32 MUL on SP or SFU, fp64 ADD on SP");
 }
 
 /* pipes.wb_reserve (NOTE(wb-reserve)): a dispatch takes a result-bus slot
@@ -702,7 +728,10 @@ static void t_cfg(void)
            "rf key table defaults == rf_cfg_defaults");
     free(rf2.rm_profile_out); /* string keys: the parser's copies */
     free(rf2.rm_profile_in);
-    TAP_OK(memcmp(&oc2, &oc, sizeof oc) == 0, "oc key table defaults == oc_cfg_defaults");
+    TAP_OK(!memcmp(oc2.units, oc.units, sizeof oc.units) && !memcmp(oc2.in_ports, oc.in_ports, sizeof oc.in_ports) &&
+               !memcmp(oc2.out_ports, oc.out_ports, sizeof oc.out_ports) && oc2.alloc_delay == oc.alloc_delay &&
+               oc2.unit_map == oc.unit_map,
+           "oc key table defaults == oc_cfg_defaults");
     TAP_OK(pc2.n_sp == pc.n_sp && pc2.n_sfu == pc.n_sfu && pc2.n_mem == pc.n_mem && pc2.wb_width == pc.wb_width &&
                pc2.ldst_wb_width == pc.ldst_wb_width && pc2.dispatch_delay == pc.dispatch_delay &&
                pc2.wb_reserve == pc.wb_reserve,

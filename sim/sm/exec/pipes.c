@@ -65,6 +65,33 @@ const struct pipe_class_info *pipes_class_info(enum pipe_class c)
     return &class_info[c];
 }
 
+/* NOTE(unit-map): GPGPU-Sim 3.x (ptx_instruction::set_opcode_and_latency)
+ * makes an fp32/fp64 MUL an ALU_SFU_OP (SP preferred, else the SFU) and an
+ * integer MUL or MAD an SFU_OP: the PIPE_CLASS_LIST column. 4.x makes them
+ * SP_OP / INTP_OP / DP_OP; with SM2_GTX480's -gpgpu_num_int_units 0 and
+ * -gpgpu_num_dp_units 0 an INTP_OP runs on the SP pipes and every DP_OP
+ * (fp64 ADD, MAX, MUL, MAD) on the SFU. Latencies and IIs do not change
+ * (4.x's transcendentals take -ptx_opcode_latency_sfu 8 / 8 by default,
+ * 3.x's the fp64 MUL timing, 8 / 8 in GTX480's configuration). */
+const char *const pipes_unit_map_names[] = {"gpgpusim3", "gpgpusim4", NULL};
+
+uint8_t pipes_class_pipes(enum pipe_class c, enum pipes_unit_map map)
+{
+    uint8_t m = pipes_class_info(c)->pipes;
+    if (map != PIPES_MAP_GPGPUSIM4)
+        return m;
+    switch (c) {
+    case PIPE_C_F32_MUL:
+    case PIPE_C_INT_MUL:
+    case PIPE_C_INT_MAD: return PIPE_M_SP;
+    case PIPE_C_F64_ADD:
+    case PIPE_C_F64_MAX:
+    case PIPE_C_F64_MUL:
+    case PIPE_C_F64_MAD: return PIPE_M_SFU;
+    default: return m;
+    }
+}
+
 /* Arithmetic families of the 3.2 table. */
 enum fam { F_ADD, F_MAX, F_MUL, F_MAD, F_DIV };
 

@@ -196,6 +196,13 @@ struct pipes {
 
 /* ---------------------------------------------------------------- classes */
 
+/* Which pipes a class may use (oc.unit_map; docs/pipes.md, NOTE(unit-map) in
+ * pipes.c). GPGPUSIM3 is the PIPE_CLASS_LIST column (GPGPU-Sim 3.x); GPGPUSIM4
+ * is GPGPU-Sim 4.x with SM2_GTX480's units (no INT or DP units). */
+enum pipes_unit_map { PIPES_MAP_GPGPUSIM3, PIPES_MAP_GPGPUSIM4 };
+extern const char *const pipes_unit_map_names[]; /* NULL-terminated, enum order */
+uint8_t pipes_class_pipes(enum pipe_class c, enum pipes_unit_map map);
+
 /* The class of a pre-decoded PTX instruction (sim/ptx/ir.h). */
 enum pipe_class pipes_class_of(const struct ptx_insn *in);
 const struct pipe_class_info *pipes_class_info(enum pipe_class c);

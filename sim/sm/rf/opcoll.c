@@ -90,6 +90,8 @@ void opcoll_init(struct opcoll *oc, const struct rf_cfg *rf, const struct oc_cfg
     }
     oc->first[PIPE_N_KINDS] = n;
     oc->n_units = n;
+    for (int c = 0; c < PIPE_C_COUNT; c++)
+        oc->cls_pipes[c] = pipes_class_pipes((enum pipe_class)c, (enum pipes_unit_map)cfg->unit_map);
     oc->units = xcalloc(n, sizeof *oc->units);
     for (uint32_t k = 0; k < PIPE_N_KINDS; k++)
         for (uint32_t u = oc->first[k]; u < oc->first[k + 1]; u++) {
@@ -134,7 +136,7 @@ static uint32_t free_unit(const struct opcoll *oc, uint32_t k)
 static int choose_set(struct opcoll *oc, enum pipe_class cls, cycle_t now)
 {
     new_cycle(oc, now);
-    uint8_t mask = pipes_class_info(cls)->pipes;
+    uint8_t mask = oc->cls_pipes[cls];
     bool latched = oc->cfg.alloc_delay != 0;
     for (int k = 0; k < PIPE_N_KINDS; k++) /* SP first: "SP preferred" */
         if ((mask & (1u << k)) && oc->in_now[k] < oc->cfg.in_ports[k] &&

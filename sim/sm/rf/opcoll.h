@@ -67,6 +67,7 @@ struct oc_cfg {
     uint64_t out_ports[PIPE_N_KINDS]; /* oc.out_ports_sp / _sfu / _mem (instructions/cycle) OC -> EX: 2 / 1 / 1 */
     uint64_t alloc_delay;            /* oc.alloc_delay (cycles): issue -> collector allocation latch before the
                                         first read may be granted ([GPGPU-Sim] ID_OC latch: 1) */
+    int unit_map;                    /* oc.unit_map: which pipes each class may use (enum pipes_unit_map) */
 };
 
 extern const struct cfg_key rf_cfg_keys[];
@@ -127,6 +128,7 @@ struct opcoll {
     uint64_t collected;               /* bit u set: unit u is busy with every read granted
                                          (NOTE(collected-mask); OC_MAX_UNITS <= 64) */
     uint64_t set_units[PIPE_N_KINDS]; /* bits of the units of each set */
+    uint8_t cls_pipes[PIPE_C_COUNT];  /* PIPE_M_* each class may use, from oc.unit_map (pipes_class_pipes) */
     struct oc_unit *units;            /* [n_units] */
     cycle_t cyc;                      /* cycle of the per-cycle counters below */
     uint32_t in_now[PIPE_N_KINDS];    /* instructions entered per set in cycle cyc */

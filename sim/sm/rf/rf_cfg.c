@@ -59,6 +59,7 @@ void oc_cfg_defaults(struct oc_cfg *c)
     c->out_ports[PIPE_SFU] = 1;
     c->out_ports[PIPE_MEM] = 1;
     c->alloc_delay = 1;
+    c->unit_map = PIPES_MAP_GPGPUSIM3;
 }
 
 
@@ -229,6 +230,9 @@ const struct cfg_key oc_cfg_keys[] = {
      "MEM collectors dispatching per cycle (OC -> EX width, spec 3.2)"},
     {"alloc_delay", CFG_UINT, offsetof(struct oc_cfg, alloc_delay), 0, 8, "1", NULL,
      "cycles an issued instruction waits before its collector's reads compete ([GPGPU-Sim] ID_OC latch: 1)"},
+    {"unit_map", CFG_ENUM, offsetof(struct oc_cfg, unit_map), 0, 0, "gpgpusim3", pipes_unit_map_names,
+     "pipes each instruction class may use: gpgpusim3 (fp MUL on SP or SFU, int MUL/MAD on SFU) or gpgpusim4 "
+     "(fp32 and int MUL/MAD on SP, fp64 on the SFU; docs/pipes.md)"},
 };
 
 const size_t oc_cfg_n_keys = ARRAY_LEN(oc_cfg_keys);
