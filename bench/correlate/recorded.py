@@ -45,13 +45,21 @@ def load_recorded(path):
 
 def kernel_cycles(stats_path, kernels):
     """Sum of dispatch.kernel_cycles over the run's launches (the statistic
-    correlate.py compares), or over the launches of the named kernels only
-    (a recorded row whose GPGPU-Sim run stopped early)."""
+    correlate.py compares), or, for a recorded row whose GPGPU-Sim run
+    stopped early, over the launches of the named kernels only and/or the
+    first N launches ('first:N')."""
     with open(stats_path) as f:
         js = json.load(f)
+    first = None
+    for k in kernels:
+        if k.startswith('first:'):
+            first = int(k[6:])
+    names = [k for k in kernels if not k.startswith('first:')]
     total = 0.0
-    for launch in js['stats']['kernels']:
-        if kernels and launch['name'] not in kernels:
+    for i, launch in enumerate(js['stats']['kernels']):
+        if first is not None and i >= first:
+            break
+        if names and launch['name'] not in names:
             continue
         v = launch['stats'].get('dispatch.kernel_cycles', 0)
         total += v.get('total', 0) if isinstance(v, dict) else v

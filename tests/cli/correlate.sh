@@ -114,6 +114,7 @@ cat >"$TMP/rec.csv" <<'EOF2'
 workload,size,gg_cycles,gg_queues,gg_verified,kernels,from,notes
 vectoradd,tiny,2000,11:8:8:8,yes,,test,
 transpose,tiny,50000,8:8:8:8,no,transpose_naive,test,
+transpose,tiny,40000,8:8:8:8,no,first:1,test,
 btree,tiny,,8:8:8:8,no,,test,no total: skipped
 EOF2
 expect_exit 0 "recorded.py runs gpusim on the recorded workloads" -- \
@@ -128,8 +129,11 @@ va, tn = cyc('vectoradd'), cyc('transpose', 'transpose_naive')
 assert tn < cyc('transpose'), 'transpose has two kernels'
 print('| vectoradd | tiny | %d | 2000 | %.3f' % (va, va / 2000.0))
 print('| transpose (transpose_naive) | tiny | %d | 50000 | %.3f' % (tn, tn / 50000.0))
+js = json.load(open('%s/transpose_tiny.json' % d))
+t0 = js['stats']['kernels'][0]['stats']['dispatch.kernel_cycles']
+print('| transpose (first:1) | tiny | %d | 40000 | %.3f' % (t0, t0 / 40000.0))
 print('- GPGPU-Sim verified: MAE %.1f %%' % (100 * abs(va / 2000.0 - 1)))
-print('- all recorded: MAE %.1f %%' % (100 * (abs(va / 2000.0 - 1) + abs(tn / 50000.0 - 1)) / 2))
+print('- all recorded: MAE %.1f %%' % (100 * (abs(va / 2000.0 - 1) + abs(tn / 50000.0 - 1) + abs(t0 / 40000.0 - 1)) / 3))
 EOF2
 python3 "$TMP/rec_expect.py" "$TMP/rs" >"$TMP/rec_want" 2>"$TMP/err"
 ok $? "the stats files hold both workloads"
