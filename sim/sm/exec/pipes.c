@@ -30,9 +30,9 @@
  * (dispatch + latency + dispatch_delay) or waits; the oldest ready collector
  * of the set waits and the set dispatches nothing more this cycle (GPGPU-Sim's
  * units all offer the oldest ready instruction of the OC_EX register set,
- * and the others have the same latency). Without it (the default) results
- * queue at writeback (NOTE(elastic-pipe)) and dispatch never waits for the
- * bus: under sustained SP and SFU traffic whose latencies differ (4, 5, 8,
+ * and the others have the same latency). Without it (false: the model
+ * before session 15) results queue at writeback (NOTE(elastic-pipe)) and
+ * dispatch never waits for the bus: under sustained SP and SFU traffic whose latencies differ (4, 5, 8,
  * 39) that lets more instructions through than GPGPU-Sim does
  * (blackscholes, docs/correlation.md, session 15). Writeback itself is
  * unchanged, so a result held by a bank conflict still queues.

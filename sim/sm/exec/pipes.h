@@ -11,11 +11,15 @@
  *    of pipes it may run on: SFU only (int MUL/MAD, every DIV,
  *    transcendentals), SP or SFU with SP preferred (fp32/fp64 MUL), SP
  *    (everything else ALU; fp64 ADD/MAX/MAD run on SP with the fp64
- *    timings: there is no separate DP unit in the 3.x config), MEM.
+ *    timings: there is no separate DP unit in the 3.x config), MEM. That
+ *    is oc.unit_map = gpgpusim3; gpgpusim4 moves some (pipes_class_pipes).
  *  - `pipes.n_sp` SP pipes and `pipes.n_sfu` SFU pipes. A pipe accepts a new
  *    instruction at cycle d when d >= its last accept + that instruction's II
  *    and it holds fewer than PIPES_MAX_INFLIGHT instructions; the result is
  *    ready for writeback at d + latency.
+ *  - With `pipes.wb_reserve` an SP/SFU dispatch first reserves one of the
+ *    `pipes.wb_width` writeback slots of its ready cycle, or waits
+ *    (GPGPU-Sim's result buses, NOTE(wb-reserve) in pipes.c).
  *  - Writeback: at most `pipes.wb_width` SP/SFU results per cycle, oldest
  *    ready first ((ready cycle, dispatch order)). A result writes its
  *    destination registers through the register-file unit of the operand
