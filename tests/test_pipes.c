@@ -476,48 +476,37 @@ static void t_wb_reserve(void)
     /* Width 1. A add (issue 0, dispatch 2, ready 6), B mad (issue 1,
      * dispatch 3, ready 8); C add and D mad issued together at 2, ready to
      * dispatch at 4: C's cycle 8 is B's, so C waits and D (cycle 9 free)
-     * waits behind it; at 5 C takes 9 and D 10. */
+     * waits behind it; at 5 C takes 9 and D 10. Without the reservation C
+     * and D dispatch at 4 (ready 8 and 9) and C queues behind B at
+     * writeback: the same writeback cycles, reached the other way. */
     pc.wb_width = 1;
-    rig_init(&r, NULL, NULL, &pc);
-    struct pipe_op a = mk(PIPE_C_F32_ADD, 0, 0, 1, S(1), 1, S(12));
-    struct pipe_op b = mk(PIPE_C_F32_MAD, 1, 1, 1, S(2), 1, S(13));
-    struct pipe_op c = mk(PIPE_C_F32_ADD, 2, 2, 1, S(3), 1, S(14));
-    struct pipe_op d = mk(PIPE_C_F32_MAD, 3, 3, 1, S(4), 1, S(15));
-    opcoll_issue(&r.oc, &a, 0);
-    run(&r, 1, 1);
-    opcoll_issue(&r.oc, &b, 1);
-    run(&r, 2, 2);
-    opcoll_issue(&r.oc, &c, 2);
-    opcoll_issue(&r.oc, &d, 2);
-    run(&r, 3, 4);
-    TAP_EQ_U64(r.p.units[0].dispatched + r.p.units[1].dispatched, 2, "at 4 only A and B dispatched");
-    run(&r, 5, 20);
-    TAP_OK(r.wb[0] == 6 && r.wb[1] == 8 && r.wb[2] == 9 && r.wb[3] == 10, "wb 6, 8, 9, 10 (got %llu %llu %llu %llu)",
-           (unsigned long long)r.wb[0], (unsigned long long)r.wb[1], (unsigned long long)r.wb[2],
-           (unsigned long long)r.wb[3]);
-    TAP_EQ_U64(r.p.st.resv_stall, 1, "C refused once, D waited behind it");
-    rig_fini(&r);
-
-    /* The same four without the reservation: C and D dispatch at 4 (ready
-     * 8 and 9) and C queues behind B at writeback. */
-    pc.wb_reserve = false;
-    rig_init(&r, NULL, NULL, &pc);
-    opcoll_issue(&r.oc, &a, 0);
-    run(&r, 1, 1);
-    opcoll_issue(&r.oc, &b, 1);
-    run(&r, 2, 2);
-    opcoll_issue(&r.oc, &c, 2);
-    opcoll_issue(&r.oc, &d, 2);
-    run(&r, 3, 4);
-    TAP_EQ_U64(r.p.units[0].dispatched + r.p.units[1].dispatched, 4, "elastic: all four dispatched at 4");
-    run(&r, 5, 20);
-    TAP_OK(r.wb[0] == 6 && r.wb[1] == 8 && r.wb[2] == 9 && r.wb[3] == 10, "elastic wb 6, 8, 9, 10 (got %llu %llu %llu %llu)",
-           (unsigned long long)r.wb[0], (unsigned long long)r.wb[1], (unsigned long long)r.wb[2],
-           (unsigned long long)r.wb[3]);
-    TAP_EQ_U64(r.p.st.resv_stall, 0, "no reservation refusals");
-    TAP_OK(r.p.st.wb_width_stall >= 2, "results queued at writeback instead (%llu)",
-           (unsigned long long)r.p.st.wb_width_stall);
-    rig_fini(&r);
+    for (int reserve = 1; reserve >= 0; reserve--) {
+        pc.wb_reserve = reserve;
+        const char *m = reserve ? "reserve" : "elastic";
+        rig_init(&r, NULL, NULL, &pc);
+        struct pipe_op a = mk(PIPE_C_F32_ADD, 0, 0, 1, S(1), 1, S(12));
+        struct pipe_op b = mk(PIPE_C_F32_MAD, 1, 1, 1, S(2), 1, S(13));
+        struct pipe_op c = mk(PIPE_C_F32_ADD, 2, 2, 1, S(3), 1, S(14));
+        struct pipe_op d = mk(PIPE_C_F32_MAD, 3, 3, 1, S(4), 1, S(15));
+        opcoll_issue(&r.oc, &a, 0);
+        run(&r, 1, 1);
+        opcoll_issue(&r.oc, &b, 1);
+        run(&r, 2, 2);
+        opcoll_issue(&r.oc, &c, 2);
+        opcoll_issue(&r.oc, &d, 2);
+        run(&r, 3, 4);
+        TAP_EQ_U64(r.p.units[0].dispatched + r.p.units[1].dispatched, reserve ? 2u : 4u,
+                   "%s: dispatched by cycle 4 (A, B; elastic: all four)", m);
+        run(&r, 5, 20);
+        TAP_OK(r.wb[0] == 6 && r.wb[1] == 8 && r.wb[2] == 9 && r.wb[3] == 10,
+               "%s: wb 6, 8, 9, 10 (got %llu %llu %llu %llu)", m, (unsigned long long)r.wb[0],
+               (unsigned long long)r.wb[1], (unsigned long long)r.wb[2], (unsigned long long)r.wb[3]);
+        TAP_EQ_U64(r.p.st.resv_stall, reserve ? 1u : 0u, "%s: C refused once with the reservation, D waited behind it",
+                   m);
+        TAP_OK(reserve ? r.p.st.wb_width_stall == 0 : r.p.st.wb_width_stall >= 2,
+               "%s: results queued at writeback only without it (%llu)", m, (unsigned long long)r.p.st.wb_width_stall);
+        rig_fini(&r);
+    }
 }
 
 static void t_exhaustion(void)

@@ -30,6 +30,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.abspath(os.path.join(HERE, '..', '..'))
+sys.path.insert(0, HERE)
+from correlate import pearson  # noqa: E402 (the report's own Pearson r)
 
 
 def load_recorded(path):
@@ -82,17 +84,6 @@ def run_one(args, r):
     if p.returncode != 0:
         return None, '%s: exit %d: %s' % (' '.join(cmd), p.returncode, p.stdout.strip()[-400:])
     return out, None
-
-
-def pearson(xs, ys):
-    n = len(xs)
-    if n < 2:
-        return float('nan')
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float('nan')
 
 
 def summary(rows):
