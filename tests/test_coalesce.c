@@ -651,6 +651,34 @@ static void test_coalesce_random(const struct coalescer *c)
     TAP_OK(bad > 0, "fault: the random comparison catches a wrong segment rule (%u of %u warps differ)", bad, warps);
 }
 
+/* coalesce.atomic_split = sector: the overlap rule within one 32-byte sector
+ * (GPGPU-Sim 4.x's Fermi atomics). */
+static void test_atomic_sector(const struct coalescer *c)
+{
+    uint64_t a[32];
+    struct coal_txn o[COAL_MAX_TXN];
+    for (unsigned i = 0; i < 32; i++)
+        a[i] = 0x7000 + 4 * i; /* 32 words of one line: 4 sectors */
+    unsigned n = run(c, ALL, a, 4, COAL_ATOMIC, MEMOP_CO_CA, o);
+    int ok = n == 4;
+    for (unsigned i = 0; i < n && ok; i++)
+        ok &= o[i].line_addr == 0x7000 && o[i].lanes == 0xFFu << (8 * i) && o[i].seg_size == 32 &&
+              o[i].req_flits == 2 && o[i].reply_flits == 2;
+    TAP_OK(ok, "sector: 32 atomics on 32 words of a line: 4 transactions of 8 lanes, one per sector");
+    for (unsigned i = 0; i < 32; i++)
+        a[i] = 0x7000 + 4 * (i % 2) + 32 * ((i / 2) % 2); /* lanes alternate between two words in each of two sectors */
+    n = run(c, ALL, a, 4, COAL_ATOMIC, MEMOP_CO_CA, o);
+    TAP_OK(n == 16 && o[0].lanes == 0x3u && o[1].lanes == 0xCu && o[0].bytes[0] == 0xFFull &&
+               o[1].bytes[0] == 0xFFull << 32,
+           "sector: 8 lanes on each of 2 words in each of 2 sectors: 8 rounds per sector, 16 transactions (got %u)", n);
+    for (unsigned i = 0; i < 32; i++)
+        a[i] = 0x7004;
+    n = run(c, ALL, a, 4, COAL_ATOMIC, MEMOP_CO_CA, o);
+    TAP_OK(n == 32, "sector: 32 atomics on one word: still 32 transactions");
+    n = run(c, ALL, a, 4, COAL_LOAD, MEMOP_CO_CA, o);
+    TAP_OK(n == 1, "sector: loads are not affected");
+}
+
 /* coalesce.atomic_split = overlap (NOTE(atomic-grouping)): hand cases and
  * the byte-level reference with GPGPU-Sim's first-fit rule. */
 static void test_atomic_split(const struct coalescer *c)
@@ -949,6 +977,9 @@ int main(void)
     struct coalescer c;
     coalesce_cfg_defaults(&cc);
     coalescer_init(&c, &cc); /* atomic_split = overlap */
+    struct coalescer cs;     /* atomic_split = sector */
+    cc.atomic_split = COAL_ATOM_SPLIT_SECTOR;
+    coalescer_init(&cs, &cc);
     struct coalescer cl;     /* one atomic transaction per line: the hand and random tests below */
     cc.atomic_split = COAL_ATOM_SPLIT_LINE;
     coalescer_init(&cl, &cc);
@@ -968,6 +999,7 @@ int main(void)
     test_coalesce_bounds(&cl);
     test_coalesce_random(&cl);
     test_atomic_split(&c);
+    test_atomic_sector(&cs);
     test_coalesce_geometry();
     test_coalesce_stats(&cl);
     test_smem_hand(&b, &fw, &p2);

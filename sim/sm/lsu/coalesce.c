@@ -12,8 +12,10 @@
  * memory_coalescing_arch_atomic) splits an atomic line into several
  * transactions when two lanes touch the same bytes: a lane joins the first
  * transaction of its line that does not hold its bytes yet, else starts a
- * new one. coalesce.atomic_split = overlap (gtx480 and every preset) does
- * the same. It is how same-address atomics of one warp serialise: each
+ * new one. coalesce.atomic_split = overlap (gtx480 and every preset but
+ * gtx480-gpgpusim42) does the same; `sector` (GPGPU-Sim 4.x for Fermi, whose
+ * atomics are CACHE_GLOBAL and so use 32-byte segments) also keeps a
+ * transaction inside one coalesce.sector. It is how same-address atomics of one warp serialise: each
  * round is its own request, L2 access and reply, as on the hardware, where
  * the L2's atomic unit applies conflicting lanes one after another. Lane
  * order is kept: a later lane on the same bytes always lands in a later
@@ -44,7 +46,7 @@
 /* ------------------------------------------------------------------ config */
 
 
-static const char *const atomic_split_names[] = {"line", "overlap", NULL};
+static const char *const atomic_split_names[] = {"line", "overlap", "sector", NULL};
 
 static const struct cfg_key coalesce_keys[] = {
     {"line", CFG_SIZE, offsetof(struct coalesce_cfg, line), 32, COAL_MAX_LINE, "128", NULL,
@@ -53,7 +55,7 @@ static const struct cfg_key coalesce_keys[] = {
      "sector (bytes): sector-mask unit and smallest store/atomic/bypass-read segment (spec 2.7)"},
     {"atomic_split", CFG_ENUM, offsetof(struct coalesce_cfg, atomic_split), 0, 0, "overlap", atomic_split_names,
      "atomics: overlap = lanes on bytes a transaction already has go to the next one (GPGPU-Sim; same-word lanes "
-     "serialise); line = one transaction per line"},
+     "serialise); line = one transaction per line; sector = overlap within one coalesce.sector (GPGPU-Sim 4.x)"},
 };
 
 static void coalesce_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
@@ -123,7 +125,8 @@ void coalescer_init(struct coalescer *c, const struct coalesce_cfg *cfg)
     c->line_flits = (uint8_t)coalescer_flits(c, c->line_bytes);
     if (c->hdr_flits == 0) /* header 0: a request still occupies one flit */
         c->hdr_flits = 1;
-    c->atomic_split = cfg->atomic_split == COAL_ATOM_SPLIT_OVERLAP;
+    c->atomic_split = cfg->atomic_split != COAL_ATOM_SPLIT_LINE;
+    c->atomic_group = cfg->atomic_split == COAL_ATOM_SPLIT_SECTOR ? (uint32_t)cfg->sector : c->line_bytes;
 }
 
 /* ----------------------------------------------------------------- coalesce */
@@ -134,6 +137,14 @@ static inline void mask_set(uint64_t m[2], unsigned off, unsigned len)
 {
     uint64_t bits = len >= 64 ? ~0ull : ((1ull << len) - 1);
     m[off >> 6] |= bits << (off & 63);
+}
+
+/* No bit outside [off, off + len)? len is a power of two <= 64 and off a
+ * multiple of len. */
+static inline bool mask_only(const uint64_t m[2], unsigned off, unsigned len)
+{
+    uint64_t keep = (len >= 64 ? ~0ull : ((1ull << len) - 1)) << (off & 63);
+    return (m[off >> 6] & ~keep) == 0 && m[(off >> 6) ^ 1] == 0;
 }
 
 /* Any bit in [off, off + len) set? len is a power of two <= 128 and off a
@@ -232,10 +243,15 @@ unsigned coalescer_run(const struct coalescer *c, const struct coal_req *req,
         uint64_t line = a & line_mask;
         unsigned t;
         if (split) {
-            /* NOTE(atomic-grouping): first transaction of the line without these bytes */
+            /* NOTE(atomic-grouping): first transaction of the line without these
+             * bytes (and, with atomic_split = sector, holding only bytes of
+             * this lane's sector: the group is checked as a whole) */
             unsigned off = (unsigned)(a & ~line_mask);
-            for (t = 0; t < n && (out[t].line_addr != line || mask_any(out[t].bytes, off, size)); t++)
-                ;
+            unsigned g = c->atomic_group, goff = off & ~(g - 1);
+            for (t = 0; t < n; t++)
+                if (out[t].line_addr == line && !mask_any(out[t].bytes, off, size) &&
+                    (g == c->line_bytes || mask_only(out[t].bytes, goff, g)))
+                    break;
         } else if (n && out[last].line_addr == line) {
             t = last;
         } else {

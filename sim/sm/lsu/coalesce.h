@@ -66,6 +66,8 @@ enum {
     COAL_ATOM_SPLIT_LINE = 0, /* one transaction per line; same-word lanes cost nothing extra */
     COAL_ATOM_SPLIT_OVERLAP,  /* a lane whose bytes a transaction of its line already has starts
                                * the next one (GPGPU-Sim 3.x / 4.x): same-word lanes serialise */
+    COAL_ATOM_SPLIT_SECTOR,   /* overlap, and a transaction holds one coalesce.sector only
+                               * (GPGPU-Sim 4.x, Fermi: atomics use 32-byte segments) */
 };
 
 struct coalesce_cfg {
@@ -130,7 +132,8 @@ struct coalescer {
     uint32_t header_bytes; /* bytes of packet header */
     uint8_t hdr_flits;     /* flits of a payload-less packet (read request, store ack) */
     uint8_t line_flits;    /* flits of a packet carrying a whole line */
-    bool atomic_split;     /* coalesce.atomic_split = overlap */
+    bool atomic_split;     /* coalesce.atomic_split = overlap or sector */
+    uint32_t atomic_group; /* bytes an atomic transaction may span: line, or sector with atomic_split = sector */
 };
 
 /* Validate cfg (panics on values the cfg table's ranges and check should have
