@@ -358,14 +358,15 @@ static void test_config(void)
     struct coalesce_cfg d, p;
     coalesce_cfg_defaults(&d);
     memset(&p, 0xAB, sizeof p);
-    int ok = coalesce_cfg_n_keys == 3;
+    int ok = coalesce_cfg_n_keys == 4;
     for (unsigned k = 0; k < coalesce_cfg_n_keys; k++) {
         char why[128];
         const struct cfg_key *key = &coalesce_cfg_keys[k];
         ok &= cfg_parse_value(key, key->def, (char *)&p + key->offset, why, sizeof why);
     }
     TAP_OK(ok && d.line == p.line && d.sector == p.sector && d.atomic_split == p.atomic_split &&
-               d.atomic_split == COAL_ATOM_SPLIT_OVERLAP,
+               d.atomic_split == COAL_ATOM_SPLIT_OVERLAP && d.volatile_l1 == p.volatile_l1 &&
+               d.volatile_l1 == COAL_VOLATILE_BYPASS,
            "coalesce key table defaults parse and equal coalesce_cfg_defaults");
 
     struct smem_banks_cfg sd, sp;
@@ -677,6 +678,56 @@ static void test_atomic_sector(const struct coalescer *c)
     TAP_OK(n == 32, "sector: 32 atomics on one word: still 32 transactions");
     n = run(c, ALL, a, 4, COAL_LOAD, MEMOP_CO_CA, o);
     TAP_OK(n == 1, "sector: loads are not affected");
+}
+
+/* coalesce.volatile_l1 (NOTE(volatile-l1)): both modes keep ld.volatile a
+ * bypassing, segment-sized read; mshr only marks it for the L1D (vol_mshr).
+ * Other operators and st.volatile do not change. */
+static void test_volatile_l1(const struct coalesce_cfg *base)
+{
+    struct coalesce_cfg cfg = *base;
+    struct coalescer byp, vm;
+    cfg.atomic_split = COAL_ATOM_SPLIT_OVERLAP;
+    cfg.volatile_l1 = COAL_VOLATILE_BYPASS;
+    coalescer_init(&byp, &cfg);
+    cfg.volatile_l1 = COAL_VOLATILE_MSHR;
+    coalescer_init(&vm, &cfg);
+    uint64_t a[32];
+    struct coal_txn o[COAL_MAX_TXN], p[COAL_MAX_TXN];
+    for (unsigned i = 0; i < 32; i++)
+        a[i] = 0x9040 + 4 * (i % 8); /* 8 words = sector 2 of one line */
+    unsigned n = run(&byp, ALL, a, 4, COAL_LOAD, MEMOP_CO_VOLATILE, o);
+    TAP_OK(n == 1 && o[0].l1_bypass && !o[0].vol_mshr && o[0].seg_offset == 0x40 && o[0].seg_size == 32 &&
+               o[0].reply_flits == 2 && o[0].req_flits == 1,
+           "volatile_l1 = bypass: ld.volatile reads its 32 B segment at 0x40, reply 8 B header + 32 B = 2 flits");
+    n = run(&vm, ALL, a, 4, COAL_LOAD, MEMOP_CO_VOLATILE, o);
+    TAP_OK(n == 1 && o[0].l1_bypass && o[0].vol_mshr && o[0].seg_offset == 0x40 && o[0].seg_size == 32 &&
+               o[0].lanes == ALL && o[0].sectors == 0x4,
+           "volatile_l1 = mshr: the same bypassing transaction, marked vol_mshr for the L1D");
+    for (unsigned i = 0; i < 32; i++)
+        a[i] = 0xA000 + 128 * (i % 3) + 4 * i; /* 3 lines */
+    n = run(&vm, ALL, a, 4, COAL_LOAD, MEMOP_CO_VOLATILE, o);
+    unsigned m = run(&byp, ALL, a, 4, COAL_LOAD, MEMOP_CO_VOLATILE, p);
+    int ok = n == 3 && m == 3;
+    for (unsigned i = 0; i < n && ok; i++) {
+        ok &= o[i].vol_mshr && !p[i].vol_mshr && o[i].line_addr == p[i].line_addr && o[i].lanes == p[i].lanes &&
+              o[i].bytes[0] == p[i].bytes[0] && o[i].bytes[1] == p[i].bytes[1] && o[i].sectors == p[i].sectors &&
+              o[i].seg_offset == p[i].seg_offset && o[i].seg_size == p[i].seg_size &&
+              o[i].req_flits == p[i].req_flits && o[i].reply_flits == p[i].reply_flits && o[i].l1_bypass &&
+              p[i].l1_bypass;
+    }
+    TAP_OK(ok, "volatile_l1 = mshr: 3 lines, each transaction equal to bypass's but for vol_mshr");
+    n = run(&vm, ALL, a, 4, COAL_LOAD, MEMOP_CO_CG, o);
+    ok = n == 3 && o[0].l1_bypass && !o[0].vol_mshr;
+    n = run(&vm, ALL, a, 4, COAL_LOAD, MEMOP_CO_CV, o);
+    ok &= n == 3 && o[0].l1_bypass && !o[0].vol_mshr;
+    n = run(&vm, ALL, a, 4, COAL_LOAD, MEMOP_CO_CA, o);
+    ok &= n == 3 && !o[0].l1_bypass && !o[0].vol_mshr;
+    n = run(&vm, 1, a, 4, COAL_ATOMIC, MEMOP_CO_VOLATILE, o);
+    ok &= n == 1 && o[0].l1_bypass && !o[0].vol_mshr;
+    n = run(&vm, ALL, a, 4, COAL_STORE, MEMOP_CO_VOLATILE, o);
+    ok &= n == 3 && o[0].l1_bypass && !o[0].vol_mshr;
+    TAP_OK(ok, "volatile_l1 = mshr: .cg/.cv/.ca loads, atomics and st.volatile unchanged");
 }
 
 /* coalesce.atomic_split = overlap (NOTE(atomic-grouping)): hand cases and
@@ -1000,6 +1051,8 @@ int main(void)
     test_coalesce_random(&cl);
     test_atomic_split(&c);
     test_atomic_sector(&cs);
+    coalesce_cfg_defaults(&cc);
+    test_volatile_l1(&cc);
     test_coalesce_geometry();
     test_coalesce_stats(&cl);
     test_smem_hand(&b, &fw, &p2);

@@ -369,6 +369,23 @@ static void test_keys(void)
     TAP_OK(!loaded && msg && strstr(msg, "l1d.perfect"), "l1d.perfect=maybe refused: %s", msg ? msg : "(none)");
     free(msg);
     cfg_fini(&c);
+    /* coalesce.volatile_l1 (NOTE(volatile-l1)): bypass in gtx480; mshr is
+     * accepted alone and refused with a coherence protocol. */
+    TAP_OK(load(&c, NULL, &msg) && !strcmp(cfg_value_text(&c, "coalesce.volatile_l1"), "bypass"),
+           "coalesce.volatile_l1 declared, bypass in gtx480");
+    free(msg);
+    cfg_fini(&c);
+    static const char *const vc[] = {"coalesce.volatile_l1=mshr", NULL};
+    TAP_OK(load(&c, vc, &msg) && c.values->coalesce.volatile_l1 == COAL_VOLATILE_MSHR,
+           "coalesce.volatile_l1=mshr accepted");
+    free(msg);
+    cfg_fini(&c);
+    static const char *const vbad[] = {"coalesce.volatile_l1=mshr", "coh.protocol=gtsc", NULL};
+    loaded = load(&c, vbad, &msg);
+    TAP_OK(!loaded && msg && strstr(msg, "coh.protocol") && strstr(msg, "coalesce.volatile_l1"),
+           "coalesce.volatile_l1=mshr with coh.protocol=gtsc refused: %s", msg ? msg : "(none)");
+    free(msg);
+    cfg_fini(&c);
 }
 
 int main(void)

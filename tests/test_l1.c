@@ -498,6 +498,64 @@ static void test_bypass_and_atomic(void)
     fake_fini(&f);
 }
 
+/* NOTE(vol-mshr): under coalesce.volatile_l1 = mshr a volatile load that
+ * would miss is an ordinary miss (MSHR entry, line fill, installed); one
+ * that finds its line valid or reserved reads the L2 as a bypass read and
+ * gets the L2's current bytes, not the L1D's copy. */
+static void test_volatile_mshr(void)
+{
+    struct l1d_cfg c = dcfg();
+    c.mshr = 2;
+    struct l1d l;
+    struct fake_l2 f;
+    fake_init(&f, 6);
+    l1d_init(&l, &c, 0);
+    enum l1d_rf_cause why = L1D_RF_COUNT;
+    uint64_t t = 0;
+    struct l1d_acc v[4];
+    for (int i = 0; i < 4; i++) {
+        v[i] = mk_acc(COAL_LOAD, 0x5000 + 0x80 * (uint64_t)(i % 3), 4, 10 + (uint32_t)i, false, true);
+        v[i].txn.vol_mshr = true;
+    }
+    sys_cycle(&l, &f, t);
+    int ok = l1d_access(&l, &v[0], t, &why) == L1D_MISS;
+    sys_cycle(&l, &f, ++t);
+    ok &= l1d_access(&l, &v[1], t, &why) == L1D_MISS && l.mshr.n_free == 0;
+    TAP_OK(ok && l1d_probe_line(&l, 0x5000, NULL) == TA_RESERVED,
+           "two volatile loads on absent lines are misses: 2 MSHR entries open, line reserved");
+    sys_cycle(&l, &f, ++t);
+    TAP_OK(l1d_access(&l, &v[2], t, &why) == L1D_FAIL && why == L1D_RF_MSHR_FULL,
+           "a third on an absent line with 2 MSHR entries fails: rf_mshr_full");
+    TAP_EQ_U64(l1d_access(&l, &v[3], t, &why), L1D_SENT,
+               "one on a reserved line does not merge: it is a bypass read");
+    struct l1d_done d;
+    int got = 0;
+    for (int guard = 0; guard < 100 && got < 3; guard++) {
+        sys_cycle(&l, &f, ++t);
+        while (l1d_pop_done(&l, &d, t))
+            got += d.kind == L1D_DONE_LOAD && (d.token == 10 || d.token == 11 || d.token == 13) &&
+                   !memcmp(d.data, f.mem + 0x5000 + 0x80 * ((d.token - 10) % 3), LINE);
+    }
+    TAP_OK(got == 3 && l1d_probe_line(&l, 0x5000, NULL) == TA_VALID && l1d_probe_line(&l, 0x5080, NULL) == TA_VALID,
+           "all three complete with the L2's bytes; the two misses installed their lines");
+    TAP_EQ_U64(l.st.bypass_loads, 1, "bypass_loads 1 (the reserved-line read); the misses count as load_misses");
+    TAP_EQ_U64(l.st.load_misses, 2, "load_misses 2");
+    /* The L2's copy changes (another SM's write): a volatile load on the
+     * now-valid line must see it; a plain load hits the old copy. */
+    f.mem[0x5004] ^= 0xFF;
+    struct l1d_acc w = v[0];
+    w.token = 20;
+    t++;
+    TAP_EQ_U64(blocking(&l, &f, &t, &w, &d), L1D_SENT, "volatile load on a valid line: a bypass read (no hit)");
+    TAP_OK(d.token == 20 && d.data[4] == f.mem[0x5004], "it returns the L2's new byte");
+    struct l1d_acc plain = mk_acc(COAL_LOAD, 0x5004, 4, 21, false, false);
+    TAP_EQ_U64(blocking(&l, &f, &t, &plain, &d), L1D_HIT, "a plain load on that line hits the L1D copy");
+    uint8_t old_byte = (uint8_t)(f.mem[0x5004] ^ 0xFFu);
+    TAP_OK(d.data[4] == old_byte, "and sees the older byte (non-coherent L1D)");
+    l1d_fini(&l);
+    fake_fini(&f);
+}
+
 static void test_write_evict_policy(void)
 {
     struct l1d_cfg c = dcfg();
@@ -1200,6 +1258,7 @@ int main(void)
         {"reservation_fails", test_reservation_fails},
         {"lru_victim", test_lru_victim},
         {"bypass_and_atomic", test_bypass_and_atomic},
+        {"volatile_mshr", test_volatile_mshr},
         {"write_evict_policy", test_write_evict_policy},
         {"write_through_policy", test_write_through_policy},
         {"stale_mshr", test_stale_mshr},

@@ -65,6 +65,11 @@ static void coh_check(const void *sec, const struct sim_cfg *all, struct cfg_che
     if (all->l1d.perfect)
         cfg_check_fail(ck, "coh.protocol", "%s cannot be combined with l1d.perfect (its side store has no leases)",
                        nm);
+    if (all->coalesce.volatile_l1 == COAL_VOLATILE_MSHR)
+        cfg_check_fail(ck, "coh.protocol",
+                       "%s cannot be combined with coalesce.volatile_l1 = mshr (GPGPU-Sim's timing of ld.volatile, "
+                       "NOTE(volatile-l1), is built for the non-coherent L1D only)",
+                       nm);
 }
 
 const struct cfg_section coh_cfg_section = {"coh", "coherence protocol of the L1Ds and L2 slices",

@@ -13,6 +13,10 @@
 #include "sim/ptx/memorder.h"
 #include "sim/cfg/sim_cfg.h"
 
+/* Reply routing reads these request-id bits; they must stay distinct. */
+_Static_assert((SM_ID_INST & (L1D_ID_FILL | LDST_ID_CONST)) == 0 && (LDST_ID_CONST & L1D_ID_FILL) == 0,
+               "request-id bits overlap");
+
 /* pipe_op.tag: bit 63 = the instruction owns memop pool entry (bits 48-55);
  * bits 32-47 function, bits 0-31 instruction index. */
 #define TAG_POOL (1ull << 63)

@@ -34,6 +34,27 @@
  * write policy (l1d.write_policy) decides; we set l1_bypass for .cg, .cv and
  * .volatile stores as a hint (under the default policy every global store
  * goes to L2 anyway).
+ *
+ * NOTE(volatile-l1): ld.volatile must read the L2: Fermi compiles it to
+ * LD.CV, and in gpusim a load's value comes from the cache that answers it,
+ * so a volatile spin on an L1D copy would never see another SM's write.
+ * coalesce.volatile_l1 says what else it costs. bypass (default, every
+ * preset but gtx480-gpgpusim42): the rule above, a segment-sized read that
+ * needs only a miss-queue slot. mshr: as close to GPGPU-Sim 3.2.2 and 4.2 as
+ * fresh values allow. Their PTX lexer reads `ld.volatile` as `ld` (cache
+ * operator .ca; only .cg and atomics bypass their L1D, whose data is timing
+ * only there), so a volatile load that misses takes an MSHR entry and
+ * brings the line in, and one that finds the line hits. Here a volatile
+ * load that would miss is that same ordinary miss (the L1D opens an entry,
+ * reads the line and installs it, l1d.c NOTE(vol-mshr)); one that would hit
+ * or merge reads the L2 as a bypassing read instead, since the copy may be
+ * stale. So GPGPU-Sim's MSHR bound on volatile misses is modelled, and its
+ * fast hits are not (a spin on a flag costs an L2 round trip per iteration
+ * here, an L1D hit there). graphshare, bound by those MSHRs in GPGPU-Sim,
+ * goes from 0.41 to about 0.9 of its cycles (docs/correlation.md, session
+ * 16). Stores are not concerned (a global store goes to L2 under every write
+ * policy); .cv, .cg and the gpu-scope .relaxed/.acquire loads keep the plain
+ * bypass.
  */
 #include "sim/sm/lsu/coalesce.h"
 
@@ -48,6 +69,8 @@
 
 static const char *const atomic_split_names[] = {"line", "overlap", "sector", NULL};
 
+static const char *const volatile_l1_names[] = {"bypass", "mshr", NULL};
+
 static const struct cfg_key coalesce_keys[] = {
     {"line", CFG_SIZE, offsetof(struct coalesce_cfg, line), 32, COAL_MAX_LINE, "128", NULL,
      "coalescing granularity (bytes): one transaction per line touched; equals the L1D line (GPGPU-Sim dl1 128 B)"},
@@ -56,6 +79,9 @@ static const struct cfg_key coalesce_keys[] = {
     {"atomic_split", CFG_ENUM, offsetof(struct coalesce_cfg, atomic_split), 0, 0, "overlap", atomic_split_names,
      "atomics: overlap = lanes on bytes a transaction already has go to the next one (GPGPU-Sim; same-word lanes "
      "serialise); line = one transaction per line; sector = overlap within one coalesce.sector (GPGPU-Sim 4.x)"},
+    {"volatile_l1", CFG_ENUM, offsetof(struct coalesce_cfg, volatile_l1), 0, 0, "bypass", volatile_l1_names,
+     "ld.volatile: bypass = an L2 read that skips the L1D (Fermi LD.CV); mshr = one that would miss is an ordinary "
+     "L1D miss (MSHR, line fill), as in GPGPU-Sim, whose lexer drops .volatile; one that would hit still reads L2"},
 };
 
 static void coalesce_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_checker *ck)
@@ -87,6 +113,7 @@ void coalesce_cfg_defaults(struct coalesce_cfg *cfg)
     cfg->line = 128;  /* GPGPU-Sim 3.x GTX480 -gpgpu_cache:dl1 32:128:4 */
     cfg->sector = 32; /* spec 2.7 segments 32/64/128 B; GPGPU-Sim chunk */
     cfg->atomic_split = COAL_ATOM_SPLIT_OVERLAP; /* GPGPU-Sim memory_coalescing_arch_atomic */
+    cfg->volatile_l1 = COAL_VOLATILE_BYPASS;     /* spec 2.6 [spec proposal]; NOTE(volatile-l1) */
     cfg->flit = 32;   /* spec 1.3, config_fermi_islip.icnt flit_size 32 */
     cfg->header = 8;  /* spec 2.7 "8 B header" (GPGPU-Sim packet header) */
 }
@@ -127,6 +154,7 @@ void coalescer_init(struct coalescer *c, const struct coalesce_cfg *cfg)
         c->hdr_flits = 1;
     c->atomic_split = cfg->atomic_split != COAL_ATOM_SPLIT_LINE;
     c->atomic_group = cfg->atomic_split == COAL_ATOM_SPLIT_SECTOR ? (uint32_t)cfg->sector : c->line_bytes;
+    c->volatile_mshr = cfg->volatile_l1 == COAL_VOLATILE_MSHR;
 }
 
 /* ----------------------------------------------------------------- coalesce */
@@ -199,6 +227,7 @@ static void finish_txn(const struct coalescer *c, struct coal_txn *t, unsigned o
     unsigned seg_flits = coalescer_flits(c, seg);
     t->op = (uint8_t)op;
     t->l1_bypass = bypass;
+    t->vol_mshr = false;
     switch (op) {
     case COAL_LOAD:
         t->req_flits = c->hdr_flits;                                  /* read request: no payload */
@@ -284,6 +313,9 @@ unsigned coalescer_run(const struct coalescer *c, const struct coal_req *req,
     bool bypass = is_bypass(req->op, req->cache_op);
     for (unsigned i = 0; i < n; i++)
         finish_txn(c, &out[i], req->op, bypass);
+    if (UNLIKELY(c->volatile_mshr) && req->op == COAL_LOAD && req->cache_op == MEMOP_CO_VOLATILE)
+        for (unsigned i = 0; i < n; i++) /* NOTE(volatile-l1): the L1D treats a would-be miss as a miss */
+            out[i].vol_mshr = true;
     return n;
 }
 

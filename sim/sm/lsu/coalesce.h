@@ -70,10 +70,19 @@ enum {
                                * (GPGPU-Sim 4.x, Fermi: atomics use 32-byte segments) */
 };
 
+/* coalesce.volatile_l1: how ld.volatile uses the L1D (NOTE(volatile-l1)
+ * in coalesce.c). Its value always comes from the L2. */
+enum {
+    COAL_VOLATILE_BYPASS = 0, /* segment-sized L2 read, never installed (spec 2.6, Fermi LD.CV) */
+    COAL_VOLATILE_MSHR,       /* a would-be miss is an ordinary L1D miss (MSHR, fill), as in
+                               * GPGPU-Sim; a would-be hit or merge reads the L2 as bypass does */
+};
+
 struct coalesce_cfg {
     uint64_t line;   /* coalesce.line (bytes): transaction granularity = L1D line; 32, 64 or 128 */
     uint64_t sector; /* coalesce.sector (bytes): sector mask and smallest segment granularity */
     int atomic_split; /* coalesce.atomic_split: COAL_ATOM_SPLIT_* (NOTE(atomic-grouping) in coalesce.c) */
+    int volatile_l1;  /* coalesce.volatile_l1: COAL_VOLATILE_* (NOTE(volatile-l1) in coalesce.c) */
     /* Not keys of this section: the packet geometry is declared once, as
      * icnt_net.flit and icnt_net.header, and the SM copies them here. */
     uint64_t flit;   /* bytes: interconnect flit size used to count packet flits */
@@ -118,6 +127,7 @@ struct coal_txn {
     uint8_t reply_flits; /* flits: reply L2 -> SM (cached read: whole line; bypass read/atomic: segment; store: ack) */
     uint8_t op;          /* enum coal_op of the instruction */
     bool l1_bypass;      /* true: skip the L1D (cg/cv/volatile loads, all atomics; hint for stores) */
+    bool vol_mshr;       /* ld.volatile under volatile_l1 = mshr: the L1D makes a would-be miss a miss */
 };
 
 /* Geometry derived once from the config (read-only afterwards, shareable
@@ -134,6 +144,7 @@ struct coalescer {
     uint8_t line_flits;    /* flits of a packet carrying a whole line */
     bool atomic_split;     /* coalesce.atomic_split = overlap or sector */
     uint32_t atomic_group; /* bytes an atomic transaction may span: line, or sector with atomic_split = sector */
+    bool volatile_mshr;    /* coalesce.volatile_l1 = mshr (COAL_VOLATILE_MSHR) */
 };
 
 /* Validate cfg (panics on values the cfg table's ranges and check should have

@@ -504,11 +504,26 @@ static const coh_action_fn l1d_coh_fns[COH_L1A_N_ACTIONS] = {
 
 /* ------------------------------------------------------------- access */
 
+/* NOTE(vol-mshr): under coalesce.volatile_l1 = mshr (NOTE(volatile-l1) in
+ * coalesce.c) a volatile load that finds neither its line nor an open MSHR
+ * entry for it is an ordinary read miss: it opens an entry, reads the
+ * line, completes with the fill and installs the line, which it asked the
+ * L2 for after it was issued, so its value is as fresh as a bypass read's.
+ * One that finds the line (valid or reserved) reads the L2 as a bypassing
+ * read, because the copy or the fill under way may be older than the load;
+ * so does every volatile load with l1d.perfect, whose side store is not
+ * fresh either. */
 static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, cycle_t cycle, enum l1d_rf_cause *cause)
 {
     const struct coal_txn *t = &a->txn;
     uint64_t line = t->line_addr;
+    int32_t li = -1;
     if (t->l1_bypass) { /* no lookup, no line state: not a protocol event */
+        if (UNLIKELY(t->vol_mshr) && l->ps == NULL) { /* NOTE(vol-mshr): a would-be miss is a miss */
+            li = ta_probe(&l->tags, line);
+            if (li < 0 && mshr_lookup(&l->mshr, line) < 0)
+                goto cached;
+        }
         if (reqq_free(&l->mq) < 1)
             return l1d_fail(l, L1D_RF_MISS_QUEUE, cause);
         l1d_mq_push(l, MEM_OP_READ, line | t->seg_offset, a->token, (uint8_t)t->seg_size, cycle);
@@ -516,8 +531,9 @@ static enum l1d_result access_load(struct l1d *l, const struct l1d_acc *a, cycle
         l->st.bypass_loads++;
         return L1D_SENT;
     }
-    struct l1d_step s = {.l = l, .a = a, .line = line, .cycle = cycle, .li = ta_probe(&l->tags, line), .e = -1,
-                         .victim = -1};
+    li = ta_probe(&l->tags, line);
+cached:;
+    struct l1d_step s = {.l = l, .a = a, .line = line, .cycle = cycle, .li = li, .e = -1, .victim = -1};
     if (s.li >= 0 && ta_state_of(&l->tags, (uint32_t)s.li) != TA_RESERVED) { /* V or M: hit */
         if (idx_ring_full(&l->hq_r))
             return l1d_fail(l, L1D_RF_DONE_FULL, cause);
