@@ -269,6 +269,7 @@ static void test_miss_fill_hit(void)
     TAP_EQ_U64(l1d_tick(&l, 1), 2, "tick(1) reports work at 2 (the request waits; tick returns a future cycle)");
     struct mem_req r;
     TAP_OK(l1d_pop_req(&l, &r, 1), "cycle 1: read request pops");
+    TAP_OK(l.st.mq_wait.count == 1 && l.st.mq_wait.sum == 1, "mq_wait: one request, queued at 0, into the network at 1");
     TAP_OK(r.op == MEM_OP_READ && r.addr == 0x1000 && r.size == 128 && r.src == 2 && (r.id & L1D_ID_FILL),
            "request: READ 0x1000, 128 B line, src SM 2, fill id");
     TAP_EQ_U64(l1d_probe_line(&l, 0x1000, NULL), TA_RESERVED, "on_miss: line RESERVED while outstanding");

@@ -725,6 +725,7 @@ bool l1d_pop_req(struct l1d *l, struct mem_req *out, cycle_t cycle)
     if (!reqq_pop(&l->mq, out, cycle))
         return false;
     l->st.req_sent++;
+    stat_avg_add(&l->st.mq_wait, cycle - out->t_create);
     if (UNLIKELY(l1d_coherent(l))) { /* NOTE(coh-traffic) */
         static const uint8_t kind[MEM_OP_COUNT] = {L1D_MSG_REQ_READ, L1D_MSG_REQ_WRITE, L1D_MSG_REQ_ATOMIC,
                                                    L1D_MSG_REQ_WB};
@@ -1018,6 +1019,9 @@ void l1d_stats_register(struct l1d *l, struct stats *s)
     stats_counter(s, g, i, "req_sent", &l->st.req_sent, "requests sent toward L2");
     stats_counter(s, g, i, "stall_resp", &l->st.stall_resp, "core cycles the reply-FIFO head waited");
     stats_avg(s, g, i, "miss_latency", &l->st.miss_lat, "core cycles from access to completion, loads served by a fill");
+    stats_avg(s, g, i, "mq_wait", &l->st.mq_wait,
+              "core cycles a request waited in the miss queue before entering the network (with icnt.req.rx_latency: "
+              "GPGPU-Sim's avg_icnt2mem_latency)");
     if (l->cache_stats) /* only when not default, so the default output is unchanged */
         ta_stats_register(&l->tags, s, g, i);
     if (l->g) /* coh.protocol = gtsc only */

@@ -252,6 +252,7 @@ struct l1d_stats {
     uint64_t req_sent;         /* requests popped toward L2 */
     uint64_t stall_resp;       /* cycles the reply-FIFO head waited (completion room, write-back room) */
     struct stat_avg miss_lat;  /* core cycles from access to completion, loads served by a fill */
+    struct stat_avg mq_wait;   /* core cycles a request waited in the miss queue (queued -> into the network) */
     uint64_t perfect_hits;     /* l1d.perfect: loads served from the side store (included in load_hits) */
     uint64_t loc[4][2];        /* l1d.locality_stats: loads by last accessor (enum l1d_loc) x (hit, miss) */
     uint64_t miss_cold;        /* coherence on: read misses of a line not requested since launch */
