@@ -94,6 +94,11 @@ static void cfg_fill_defaults(const struct cfg_key *keys, size_t n, void *c, con
 
 void l1d_cfg_defaults(struct l1d_cfg *c)
 {
+    /* Every field defined: the fields no l1d key sets (coh, period_ps) are
+     * the GPU model's to copy in; a unit test that uses the defaults alone
+     * gets a non-coherent L1D and no clock (TC is off). */
+    memset(c, 0, sizeof *c);
+    coh_cfg_defaults(&c->coh);
     cfg_fill_defaults(l1d_keys, ARRAY_LEN(l1d_keys), c, "l1d");
     const char *key;
     const char *why = l1d_cfg_invalid(c, &key);
@@ -156,6 +161,7 @@ const char *l1ro_cfg_invalid(const struct l1ro_cfg *c, const char **key)
 
 static void l1ro_defaults(struct l1ro_cfg *c, const struct cfg_key *keys, size_t n, const char *sec)
 {
+    memset(c, 0, sizeof *c);
     cfg_fill_defaults(keys, n, c, sec);
     const char *key;
     const char *why = l1ro_cfg_invalid(c, &key);
