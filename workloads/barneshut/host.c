@@ -265,7 +265,7 @@ WL_REGISTER(barneshut) = {
     .summary = "2-D Barnes-Hut accelerations: device quadtree summarisation by levels, then tree traversal",
     .mirrors = "Barnes-Hut n-body (BH of the GPU coherence papers; Burtscher-Pingali GPU BH, host-built tree)",
     .stresses = "grid barrier per tree level, read-shared tree summaries written by other blocks, divergent traversal",
-    .flags = WL_SHARING,
+    .flags = WL_SHARING | WL_CACHE_SENS,
     .sizes = {"400 bodies", "4096 bodies", "64K bodies", "256K bodies"},
     .run = run,
 };

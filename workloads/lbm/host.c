@@ -171,7 +171,7 @@ WL_REGISTER(lbm) = {
     .summary = "D3Q19 lattice-Boltzmann (BGK) stream-collide steps with obstacles and an inflow plane",
     .mirrors = "Parboil lbm",
     .stresses = "memory-bound (19 loads + 19 stores per cell, SoA), register-heavy, data-dependent bounce-back",
-    .flags = WL_REG_HEAVY,
+    .flags = WL_REG_HEAVY | WL_MEM_SENS,
     .sizes = {"20x18x12 cells, 3 steps", "64x32x32 cells, 8 steps", "128x64x64 cells, 10 steps",
               "128x128x128 cells, 20 steps"},
     .run = run,

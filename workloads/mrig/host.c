@@ -289,4 +289,5 @@ WL_REGISTER(mrig) = {
     .sizes = {"16x16x16 grid, 3000 samples", "48x48x48 grid, 100K samples", "80x80x80 grid, 500K samples",
               "160x160x160 grid, 3.6M samples"},
     .run = run,
+    .flags = WL_CACHE_SENS,
 };

@@ -171,4 +171,5 @@ WL_REGISTER(nn) = {
     .stresses = "memory-bound streaming distance pass; shuffle reductions in the selection",
     .sizes = {"5000 records", "1M records", "10M records", "50M records"},
     .run = run,
+    .flags = WL_MEM_SENS,
 };

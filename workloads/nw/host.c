@@ -111,7 +111,7 @@ WL_REGISTER(nw) = {
     .summary = "Needleman-Wunsch alignment score matrix, 16x16 tiles in anti-diagonal waves",
     .mirrors = "Rodinia nw",
     .stresses = "wavefront parallelism, many small launches, 16-thread (half-warp) CTAs, shared memory and barriers",
-    .flags = WL_REG_HEAVY | WL_MEM_SENS,
+    .flags = WL_REG_HEAVY,
     .sizes = {"80 residues", "2048 residues", "6400 residues", "12800 residues"},
     .run = run,
 };

@@ -373,7 +373,7 @@ WL_REGISTER(pushrel) = {
     .summary = "max flow / min cut of a grid graph by synchronous push-relabel in one launch (grid barrier)",
     .mirrors = "CudaCuts (graph cuts by push-relabel on a grid, CUDA cuts / CC of the GPU coherence papers)",
     .stresses = "grid barriers (2-3 per round, one per BFS level), atomics on other blocks' nodes, neighbour reads",
-    .flags = WL_SHARING | WL_REG_HEAVY, /* 48 registers (kernel.ptx.regs) */
+    .flags = WL_SHARING | WL_REG_HEAVY | WL_CACHE_SENS, /* 48 registers (kernel.ptx.regs) */
     .sizes = {"24x16 grid", "96x80 grid", "256x256 grid", "512x512 grid"},
     .run = run,
 };

@@ -199,7 +199,7 @@ WL_REGISTER(sp) = {
     .summary = "survey propagation message passing on a random 3-SAT factor graph (fixed iterations)",
     .mirrors = "LonestarGPU sp (seed 003 HIL set; message passing only, no decimation)",
     .stresses = "uncoalesced survey gathers over occurrence lists (LD/ST pipe, DRAM), hot variables read from every SM (inter-core locality)",
-    .flags = 0,
+    .flags = WL_CACHE_SENS,
     .sizes = {"400 variables, 3 iterations", "32K variables, 3 iterations", "256K variables, 8 iterations",
               "2M variables, 8 iterations"},
     .run = run,

@@ -204,7 +204,7 @@ WL_REGISTER(sssp) = {
     .summary = "single-source shortest paths (frontier Bellman-Ford, atomicMin) on a weighted CSR graph with hubs",
     .mirrors = "GPGPU-Sim/LonestarGPU sssp (seed 003 HIL set)",
     .stresses = "irregular gathers and atomics on shared hub nodes (inter-core locality), divergence, host loop",
-    .flags = 0,
+    .flags = WL_CACHE_SENS,
     .sizes = {"2000 nodes", "128K nodes", "1M nodes", "8M nodes"},
     .run = run,
 };

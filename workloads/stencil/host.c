@@ -85,7 +85,7 @@ WL_REGISTER(stencil) = {
     .summary = "3-D 7-point Jacobi stencil, several time steps with ping-pong grids",
     .mirrors = "Parboil stencil",
     .stresses = "memory-bound, shared-memory tiling with z-marching register reuse, barriers",
-    .flags = WL_REG_HEAVY,
+    .flags = WL_REG_HEAVY | WL_MEM_SENS,
     .sizes = {"50x14x8 grid, 3 steps", "128x128x32 grid, 12 steps", "256x256x64 grid, 15 steps",
               "512x512x64 grid, 40 steps"},
     .run = run,

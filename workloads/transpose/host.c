@@ -52,7 +52,7 @@ WL_REGISTER(transpose) = {
     .summary = "float matrix transpose, naive and shared-memory tiled (padded 32x32 tiles)",
     .mirrors = "CUDA SDK transpose",
     .stresses = "memory-bound; uncoalesced stores (naive) vs shared-memory staging, bank conflicts",
-    .flags = WL_CACHE_SENS,
+    .flags = WL_CACHE_SENS | WL_MEM_SENS,
     .sizes = {"100 x 75", "1700 x 1300", "5000 x 4500", "12100 x 9900"},
     .run = run,
 };

@@ -290,7 +290,7 @@ WL_REGISTER(vpr) = {
     .summary = "simulated-annealing placement (HPWL) by synchronous parallel swap rounds in one launch",
     .mirrors = "VPR placer (SPEC CPU 175.vpr / VPR of the GPU coherence papers), parallel-moves annealing",
     .stresses = "grid barriers, reads of positions and net costs written by other blocks, 64-bit atomicMax claims",
-    .flags = WL_SHARING | WL_REG_HEAVY, /* 44 registers (kernel.ptx.regs) */
+    .flags = WL_SHARING | WL_REG_HEAVY | WL_CACHE_SENS, /* 44 registers (kernel.ptx.regs) */
     .sizes = {"16x16 slots, 30 rounds", "32x32 slots, 32 rounds", "128x128 slots, 100 rounds",
               "256x256 slots, 150 rounds"},
     .run = run,
