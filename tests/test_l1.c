@@ -200,7 +200,18 @@ static void test_cfg(void)
     l1d_init(&l, &c, 3);
     TAP_EQ_U64(l.n_sets, 32, "16 KB / (4 x 128 B) = 32 sets");
     l1d_fini(&l);
+    /* Every field defined, the ones no l1d key sets included (CI's ASan
+     * build once found test_l1 running an L1D with whatever coh.protocol
+     * the stack held). */
+    struct l1d_cfg g;
+    memset(&g, 0xa5, sizeof g);
+    l1d_cfg_defaults(&g);
+    TAP_OK(g.coh.protocol == COH_PROTO_NONE && g.period_ps == 0 && g.size == 16384 && !g.perfect &&
+               !g.locality_stats,
+           "l1d defaults over garbage: non-coherent, no clock, key defaults");
     struct l1ro_cfg cc, ic;
+    memset(&cc, 0xa5, sizeof cc);
+    memset(&ic, 0xa5, sizeof ic);
     l1c_cfg_defaults(&cc);
     l1i_cfg_defaults(&ic);
     TAP_OK(cc.size == 8192 && cc.assoc == 2 && cc.line == 64 && cc.mshr == 2 && cc.mshr_merge == 32 &&
