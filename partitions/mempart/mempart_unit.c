@@ -145,8 +145,18 @@ static ps_t need_of(const struct mpu_part *p, int d, ps_t T)
         ps_t n = p->halves_next;
         for (unsigned s = 0; s < MEMPART_SUBS; s++) {
             uint32_t nf;
-            if (!reply_head_flits(p, s, &nf) || !icnt_tx_can_push(&p->tx[s], nf))
-                continue; /* a blocked reply waits for the sender half, which wakes itself */
+            if (!reply_head_flits(p, s, &nf))
+                continue;
+            if (!icnt_tx_can_push(&p->tx[s], nf)) {
+                /* A blocked reply waits for the sender half, which wakes
+                 * itself; one step now starts its wait count
+                 * (reply_blocked, in cycles) when it becomes ready, since
+                 * the sender may not ask for steps meanwhile (a burst on
+                 * the link, NOTE(icnt-burst), or a credit stall). */
+                if (p->blocked_since[s] == CYCLE_NEVER)
+                    n = min_ps(n, edge_ge(T, P[MPU_DOM_ICNT]));
+                continue;
+            }
             /* one pop per L2 cycle: the next allowed L2 cycle is last_pop */
             ps_t t = p->mp.l2[s].last_pop * P[MPU_DOM_L2];
             n = min_ps(n, edge_ge(t > T ? t : T, P[MPU_DOM_ICNT]));
@@ -213,12 +223,21 @@ static void step_icnt(struct mpu_part *p, ps_t T)
      * L2 into the reply senders, the senders send, then requests come in. */
     for (unsigned s = 0; s < MEMPART_SUBS; s++) {
         uint32_t nf;
-        if (!reply_head_flits(p, s, &nf))
-            continue;
-        if (!icnt_tx_can_push(&p->tx[s], nf)) {
-            p->st.reply_blocked++;
+        bool ready = reply_head_flits(p, s, &nf);
+        if (ready && !icnt_tx_can_push(&p->tx[s], nf)) {
+            /* Counted in cycles, not steps: the icnt domain is not stepped
+             * every cycle while a burst is on the link (NOTE(icnt-burst) in
+             * sim/icnt/icnt.h) or the sender waits for credits. */
+            if (p->blocked_since[s] == CYCLE_NEVER)
+                p->blocked_since[s] = c;
             continue;
         }
+        if (p->blocked_since[s] != CYCLE_NEVER) {
+            p->st.reply_blocked += c - p->blocked_since[s];
+            p->blocked_since[s] = CYCLE_NEVER;
+        }
+        if (!ready)
+            continue;
         struct mem_reply r;
         if (!mempart_pop_reply(&p->mp, s, &r, t))
             continue; /* one reply per L2 cycle */
@@ -471,6 +490,8 @@ struct mpu_part *mpu_part_create(struct mpu_shared *sh, struct eng_ctx *ctx, uns
         eng_unit_bind(ctx, p->unit[d], p);
     }
     p->halves_next = PS_NEVER;
+    for (unsigned s = 0; s < MEMPART_SUBS; s++)
+        p->blocked_since[s] = CYCLE_NEVER;
     if (sh->stats) {
         struct stats *s = sh->stats;
         int i = (int)channel;
@@ -484,7 +505,7 @@ struct mpu_part *mpu_part_create(struct mpu_shared *sh, struct eng_ctx *ctx, uns
         stats_counter(s, "mempart_unit", i, "replies_injected", &p->st.replies_injected,
                       "replies moved from the L2 slices into the reply senders");
         stats_counter(s, "mempart_unit", i, "reply_blocked", &p->st.reply_blocked,
-                      "icnt steps in which a ready reply found the reply injection buffer full");
+                      "icnt cycles a ready reply waited for room in the reply injection buffer");
         stats_counter(s, "mempart_unit", i, "wake_msgs", &p->st.wake_msgs,
                       "local wake messages between the partition's DRAM, L2 and icnt units");
         stats_counter(s, "mempart_unit", i, "direct_steps", &p->st.direct_steps,

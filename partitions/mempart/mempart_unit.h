@@ -91,7 +91,7 @@ struct mpu_shared {
 struct mpu_stats {
     uint64_t req_delivered;     /* requests handed to mempart_push */
     uint64_t replies_injected;  /* replies moved from the L2 to the reply sender half */
-    uint64_t reply_blocked;     /* icnt steps in which a ready reply found the injection buffer full */
+    uint64_t reply_blocked;     /* icnt cycles a ready reply waited for room in the injection buffer */
     uint64_t wake_msgs;         /* local wake messages sent between the three units */
     uint64_t direct_steps;      /* steps run at once for a later-ranked domain at the same time */
 };
@@ -118,6 +118,8 @@ struct mpu_part {
     ps_t done[MPU_N_DOM];             /* ps: last edge each domain stepped (PS_NEVER = none) */
     ps_t sched[MPU_N_DOM];            /* ps: upper bound of the engine's next tick of each unit */
     ps_t halves_next;                 /* ps: next icnt edge the halves asked for (PS_NEVER = none) */
+    uint64_t blocked_since[MEMPART_SUBS]; /* icnt cycle the sub-partition's ready reply started waiting
+                                           * for room in its injection buffer (CYCLE_NEVER = not waiting) */
     struct eng_ctx *ctx;              /* engine context during a step (send callbacks) */
     ps_t now;                         /* ps: time of the current step */
     struct mpu_stats st;

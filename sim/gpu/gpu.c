@@ -308,6 +308,10 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
      * Exact mode (Q <= L) adds nothing. */
     if (cfg->engine.relaxed && cfg->engine.relaxed_comp >= ENG_RELAXED_COMP_FIFO)
         g->topo.fifo_extra = icnt_relaxed_fifo_extra(cfg->icnt.min_latency, per.icnt, cfg->engine.quantum_ps);
+    /* NOTE(icnt-burst) in sim/icnt/icnt.h: a packet whose flits all have
+     * credits is one engine message; same timing, fewer messages. Exact mode
+     * only (relaxed lateness is per flit), and not with icnt.jitter. */
+    g->topo.burst = !cfg->engine.relaxed && cfg->icnt_net.jitter == 0;
     g->eng = eng_create(&cfg->engine, g);
     int dom[4];
     dom[0] = eng_domain_add(g->eng, "dram", per.dram);

@@ -56,6 +56,8 @@ void icnt_tx_init(struct icnt_tx *tx, const struct icnt_tx_args *a)
         tx->rng = (z ^ (z >> 31)) | 1u;
         tx->last_arr = xcalloc(t->n_ep, sizeof *tx->last_arr);
     }
+    tx->burst = t->burst && tx->jitter == 0;
+    tx->burst_end = CYCLE_NEVER;
     tx->topo = t;
     tx->send_flit = a->send_flit;
     tx->ctx = a->ctx;
@@ -116,6 +118,18 @@ uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
     if (tx->n == 0)
         return CYCLE_NEVER;
     struct icnt_tx_pkt *p = &tx->pkt[tx->head];
+    if (tx->burst_end != CYCLE_NEVER) { /* NOTE(icnt-burst): the head packet is on the link */
+        if (cycle < tx->burst_end)
+            return tx->burst_end;
+        SIM_ASSERT(cycle == tx->burst_end, "icnt_tx %u: burst tail due at %llu, ticked at %llu", tx->ep,
+                   (unsigned long long)tx->burst_end, (unsigned long long)cycle);
+        tx->burst_end = CYCLE_NEVER;
+        tx->used_flits -= p->n_flits; /* its tail leaves now: free the slot, as below */
+        tx->head = tx->head + 1 == tx->cap ? 0 : tx->head + 1;
+        tx->n--;
+        tx->st.packets++;
+        return tx->n ? cycle + 1 : CYCLE_NEVER;
+    }
     if (tx->credits[p->dst] == 0) {
         /* Head-of-line: the next packet waits even if its destination has
          * credits (one injection channel, packets in order; spec 2.7). The
@@ -129,9 +143,20 @@ uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
         tx->st.credit_stall_cycles += cycle - tx->stall_since;
         tx->stall_since = CYCLE_NEVER;
     }
-    tx->credits[p->dst]--;
     struct icnt_flit f = {.src = (uint16_t)tx->ep, .dst = (uint16_t)p->dst, .idx = p->sent, .n_flits = p->n_flits,
-                          .seq = p->seq, .t_inject = p->t_inject};
+                          .seq = p->seq, .burst = 1, .t_inject = p->t_inject};
+    if (tx->burst && p->sent == 0 && p->n_flits > 1 && tx->credits[p->dst] >= p->n_flits) {
+        /* NOTE(icnt-burst): flit k leaves at cycle + k; one message for all */
+        tx->credits[p->dst] -= p->n_flits;
+        f.burst = p->n_flits;
+        p->sent = p->n_flits;
+        tx->st.flits += p->n_flits;
+        tx->burst_end = cycle + p->n_flits - 1;
+        tx->send_flit(tx->ctx, &f, tx->pay + (size_t)tx->head * tx->payload_bytes,
+                      cycle + icnt_topo_lat(tx->topo, tx->ep, p->dst));
+        return tx->burst_end;
+    }
+    tx->credits[p->dst]--;
     p->sent++;
     tx->st.flits++;
     bool tail = p->sent == p->n_flits;
@@ -177,7 +202,8 @@ void icnt_tx_check(const struct icnt_tx *tx)
         uint32_t s = tx->head + i;
         if (s >= tx->cap)
             s -= tx->cap;
-        SIM_ASSERT(tx->pkt[s].sent < tx->pkt[s].n_flits && (i == 0 || tx->pkt[s].sent == 0),
+        SIM_ASSERT((tx->pkt[s].sent < tx->pkt[s].n_flits || (i == 0 && tx->burst_end != CYCLE_NEVER)) &&
+                       (i == 0 || tx->pkt[s].sent == 0),
                    "icnt_tx %u: packet %u has sent %u of %u flits", tx->ep, i, tx->pkt[s].sent, tx->pkt[s].n_flits);
         flits += tx->pkt[s].n_flits;
     }
@@ -237,20 +263,26 @@ void icnt_rx_flit_arrive(struct icnt_rx *rx, const struct icnt_flit *f, const vo
 {
     (void)cycle;
     uint32_t s = f->src;
-    SIM_ASSERT(s < rx->n_src && f->dst == rx->ep, "icnt_rx %u: flit %u->%u", rx->ep, f->src, f->dst);
-    SIM_ASSERT(rx->fcount[s] < rx->cap, "icnt_rx %u: FIFO of source %u overflows (%u flits): credits violated",
+    uint32_t nb = icnt_flit_burst(f); /* NOTE(icnt-burst): flits idx .. idx + nb - 1 */
+    SIM_ASSERT(s < rx->n_src && f->dst == rx->ep && f->idx + nb <= f->n_flits, "icnt_rx %u: flit %u->%u", rx->ep,
+               f->src, f->dst);
+    SIM_ASSERT(rx->fcount[s] + nb <= rx->cap, "icnt_rx %u: FIFO of source %u overflows (%u flits): credits violated",
                rx->ep, s, rx->cap);
-    uint32_t slot = rx->fhead[s] + rx->fcount[s];
-    if (slot >= rx->cap)
-        slot -= rx->cap;
-    size_t idx = (size_t)s * rx->cap + slot;
-    rx->fl[idx] = *f;
-    if (icnt_flit_is_tail(f) && rx->payload_bytes) {
-        SIM_ASSERT(payload, "icnt_rx %u: tail flit from %u without payload", rx->ep, s);
-        memcpy(rx->pay + idx * rx->payload_bytes, payload, rx->payload_bytes);
+    for (uint32_t k = 0; k < nb; k++) {
+        uint32_t slot = rx->fhead[s] + rx->fcount[s];
+        if (slot >= rx->cap)
+            slot -= rx->cap;
+        size_t idx = (size_t)s * rx->cap + slot;
+        rx->fl[idx] = *f;
+        rx->fl[idx].idx = (uint8_t)(f->idx + k);
+        rx->fl[idx].burst = 1;
+        if (icnt_flit_is_tail(&rx->fl[idx]) && rx->payload_bytes) {
+            SIM_ASSERT(payload, "icnt_rx %u: tail flit from %u without payload", rx->ep, s);
+            memcpy(rx->pay + idx * rx->payload_bytes, payload, rx->payload_bytes);
+        }
+        rx->fcount[s]++;
+        rx->n_flits_held++;
     }
-    rx->fcount[s]++;
-    rx->n_flits_held++;
 }
 
 /* Take the head flit of s's FIFO and return its credit. */
@@ -295,6 +327,11 @@ uint64_t icnt_rx_tick(struct icnt_rx *rx, cycle_t cycle)
             rx->bubble_since = cycle;
         return CYCLE_NEVER; /* woken by the arrival of s's next flit */
     }
+    /* NOTE(icnt-burst): a burst's flits are held before they arrive, but the
+     * output can never take one early: it took the head at or after its
+     * arrival and takes at most one flit per cycle, and flit k arrives k
+     * cycles after the head (tests/test_icnt.c compares the cycle of every
+     * flit taken with flit-by-flit sending). */
     if (rx->bubble_since != CYCLE_NEVER) {
         /* Accounted here so that skipped ticks count too. */
         rx->st.bubble_cycles += cycle - rx->bubble_since;

@@ -38,6 +38,22 @@
  * the endpoint, so the head and body flits are 24-byte descriptors and one
  * engine message per packet (the tail's) carries the 224-byte struct.
  *
+ * NOTE(icnt-burst): with topo->burst set, a sender half whose head packet
+ * has credits for all its flits when its head leaves sends the packet as
+ * ONE link message (send_flit once, f->burst = n_flits, with the payload):
+ * its flits would leave at t, t + 1, ... anyway, since the injection
+ * channel is held until the tail and credits only grow meanwhile. The
+ * sender keeps the packet (and its buffer space) until the tail's cycle t +
+ * n - 1, as if it sent flit by flit, and asks to be ticked then. The
+ * receiver half holds all the flits from the head's arrival a; its output
+ * cannot take flit k before a + k, when it would have arrived, since it
+ * takes the head at or after a and at most one flit per cycle. Delivery, credits and every
+ * statistic are those of flit-by-flit sending (tests/test_icnt.c compares
+ * both under random traffic); only the number of engine messages changes
+ * (about 2.5 per packet fewer for 5-flit line replies). Off in relaxed mode
+ * (a late message would make all the burst's flits late, not just one) and
+ * with icnt.jitter (per-flit arrival rules).
+ *
  * Calling convention, per interconnect cycle t (the wrapper maps engine
  * time to t):
  *   1. deliver inputs that arrive at t: icnt_rx_flit_arrive (flits),
@@ -142,10 +158,19 @@ struct icnt_flit {
                         * cycle: 0 in exact mode; relaxed mode (NOTE(relaxed-late)
                         * in sync/engine_msg.c) sets it from the engine message */
     uint32_t seq;      /* packet sequence number of the source (per sender half) */
+    uint8_t burst;     /* flits this link message carries, idx .. idx + burst - 1, flit k
+                        * arriving k cycles after the first (NOTE(icnt-burst)); 0 or 1 = this flit */
     uint64_t t_inject; /* icnt cycle the packet was pushed (latency statistics) */
 };
 
 static inline bool icnt_flit_is_tail(const struct icnt_flit *f) { return f->idx + 1u == f->n_flits; }
+/* Flits carried by the link message of f (NOTE(icnt-burst)). */
+static inline uint32_t icnt_flit_burst(const struct icnt_flit *f) { return f->burst ? f->burst : 1u; }
+/* True when the message of f carries its packet's tail (and so the payload). */
+static inline bool icnt_flit_has_tail(const struct icnt_flit *f)
+{
+    return f->idx + icnt_flit_burst(f) == f->n_flits;
+}
 
 /* ------------------------------------------------------------- topology */
 
@@ -178,6 +203,9 @@ struct icnt_topo {
     uint64_t min_latency;           /* icnt.min_latency (icnt cycles) */
     uint32_t fifo_extra;            /* flits added to every receive FIFO (and sender credit count):
                                      * 0, or relaxed mode's longer credit loop (NOTE(relaxed-fifo) in gpu.c) */
+    bool burst;                     /* send a packet whose flits all have credits as one link
+                                     * message (NOTE(icnt-burst)); the simulator sets it in exact
+                                     * mode without icnt.jitter, the unit tests choose */
     const struct icnt_policy *pol;  /* topology policy */
     uint32_t *lat;                  /* [n_ep * n_ep] link latency src->dst (icnt cycles) */
     uint32_t *router;               /* [n_ep] mesh2d router index (y * cols + x); NULL for xbar */
@@ -263,6 +291,9 @@ struct icnt_tx {
     uint32_t pkt_extra;           /* extra latency of the packet being sent (cycles) */
     uint64_t rng;                 /* xorshift64 state of the jitter stream */
     uint64_t *last_arr;           /* [n_ep] arrival cycle of the last flit sent to each destination (jitter only) */
+    bool burst;                   /* topo->burst and no jitter (NOTE(icnt-burst)) */
+    uint64_t burst_end;           /* cycle the tail of the head packet, sent as one burst, leaves
+                                   * (CYCLE_NEVER = no burst under way) */
     const struct icnt_topo *topo;
     icnt_send_flit_fn send_flit;
     void *ctx;
@@ -324,7 +355,8 @@ struct icnt_rx {
     uint32_t n_src;               /* sources (= endpoints of the network) */
     uint32_t cap;                 /* FIFO depth per source (flits) */
     uint32_t payload_bytes;       /* bytes per payload slot */
-    struct icnt_flit *fl;         /* [n_src * cap] flits */
+    struct icnt_flit *fl;         /* [n_src * cap] flits (a burst's are held from its head's arrival,
+                                   * NOTE(icnt-burst)) */
     uint8_t *pay;                 /* [n_src * cap * payload_bytes] payload of tail flits, by slot */
     uint32_t *fhead;              /* [n_src] oldest slot of each FIFO */
     uint32_t *fcount;             /* [n_src] flits held by each FIFO */

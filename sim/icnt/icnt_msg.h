@@ -6,8 +6,9 @@
  * two ends of both networks, so that the SM side (request sender, reply
  * receiver) and the memory-partition side (partitions/mempart/mempart_unit.c:
  * request receiver, reply sender) agree:
- *  - ICNT_MSG_FLIT: one flit. Payload = struct icnt_flit (24 B), followed,
- *    on the TAIL flit only, by the packet's payload (a struct mem_req on the
+ *  - ICNT_MSG_FLIT: one flit, or a burst of a packet's flits (f->burst,
+ *    NOTE(icnt-burst) in sim/icnt/icnt.h). Payload = struct icnt_flit (24 B),
+ *    followed, on the message that carries the TAIL flit only, by the packet's payload (a struct mem_req on the
  *    request network, a struct mem_reply on the reply network), as
  *    NOTE(icnt-tail-payload) in sim/icnt/icnt.h says. Arrival = the icnt cycle the
  *    sender half computed (send cycle + link latency) x icnt period.
@@ -102,7 +103,7 @@ static inline const void *icnt_msg_unpack_flit(const struct eng_msg *m, struct i
         uint64_t l = m->late / icnt_ps;
         f->late = (uint16_t)(l > UINT16_MAX ? UINT16_MAX : l);
     }
-    if (!icnt_flit_is_tail(f)) {
+    if (!icnt_flit_has_tail(f)) { /* a burst carries the tail's payload (NOTE(icnt-burst)) */
         SIM_ASSERT(m->len == sizeof *f, "icnt_msg: non-tail flit with %u bytes", m->len);
         return NULL;
     }
