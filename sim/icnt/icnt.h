@@ -47,12 +47,12 @@
  * n - 1, as if it sent flit by flit, and asks to be ticked then. The
  * receiver half holds all the flits from the head's arrival a; its output
  * cannot take flit k before a + k, when it would have arrived, since it
- * takes the head at or after a and at most one flit per cycle. Delivery, credits and every
- * statistic are those of flit-by-flit sending (tests/test_icnt.c compares
- * both under random traffic); only the number of engine messages changes
- * (about 2.5 per packet fewer for 5-flit line replies). Off in relaxed mode
- * (a late message would make all the burst's flits late, not just one) and
- * with icnt.jitter (per-flit arrival rules).
+ * takes the head at or after a and at most one flit per cycle. Delivery,
+ * credits and every statistic of the halves are those of flit-by-flit
+ * sending (tests/test_icnt.c compares both under random traffic); only the
+ * number of engine messages changes (one instead of five for a line
+ * reply). Off in relaxed mode (a late message would make all the burst's
+ * flits late, not just one) and with icnt.jitter (per-flit arrival rules).
  *
  * Calling convention, per interconnect cycle t (the wrapper maps engine
  * time to t):
