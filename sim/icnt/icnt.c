@@ -110,6 +110,15 @@ void icnt_tx_credit(struct icnt_tx *tx, uint32_t dst, cycle_t cycle)
     tx->credits[dst]++;
 }
 
+/* The head packet's tail left: free its slot and its flits of buffer space. */
+static void tx_pop_head(struct icnt_tx *tx)
+{
+    tx->used_flits -= tx->pkt[tx->head].n_flits;
+    tx->head = tx->head + 1 == tx->cap ? 0 : tx->head + 1;
+    tx->n--;
+    tx->st.packets++;
+}
+
 uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
 {
 #ifndef NDEBUG
@@ -124,10 +133,7 @@ uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
         SIM_ASSERT(cycle == tx->burst_end, "icnt_tx %u: burst tail due at %llu, ticked at %llu", tx->ep,
                    (unsigned long long)tx->burst_end, (unsigned long long)cycle);
         tx->burst_end = CYCLE_NEVER;
-        tx->used_flits -= p->n_flits; /* its tail leaves now: free the slot, as below */
-        tx->head = tx->head + 1 == tx->cap ? 0 : tx->head + 1;
-        tx->n--;
-        tx->st.packets++;
+        tx_pop_head(tx); /* its tail leaves now */
         return tx->n ? cycle + 1 : CYCLE_NEVER;
     }
     if (tx->credits[p->dst] == 0) {
@@ -181,13 +187,8 @@ uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
         tx->last_arr[p->dst] = arrive;
     }
     tx->send_flit(tx->ctx, &f, payload, arrive);
-    if (tail) {
-        /* The slot (and its flits of buffer space) is freed when the tail leaves. */
-        tx->used_flits -= p->n_flits;
-        tx->head = tx->head + 1 == tx->cap ? 0 : tx->head + 1;
-        tx->n--;
-        tx->st.packets++;
-    }
+    if (tail)
+        tx_pop_head(tx); /* the slot is freed when the tail leaves */
     return tx->n ? cycle + 1 : CYCLE_NEVER;
 }
 

@@ -8,7 +8,8 @@
  * request receiver, reply sender) agree:
  *  - ICNT_MSG_FLIT: one flit, or a burst of a packet's flits (f->burst,
  *    NOTE(icnt-burst) in sim/icnt/icnt.h). Payload = struct icnt_flit (24 B),
- *    followed, on the message that carries the TAIL flit only, by the packet's payload (a struct mem_req on the
+ *    followed, on the message that carries the TAIL flit only, by the
+ *    packet's payload (a struct mem_req on the
  *    request network, a struct mem_reply on the reply network), as
  *    NOTE(icnt-tail-payload) in sim/icnt/icnt.h says. Arrival = the icnt cycle the
  *    sender half computed (send cycle + link latency) x icnt period.

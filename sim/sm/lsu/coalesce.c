@@ -51,7 +51,8 @@
  * stale. So GPGPU-Sim's MSHR bound on volatile misses is modelled, and its
  * fast hits are not (a spin on a flag costs an L2 round trip per iteration
  * here, an L1D hit there). graphshare, bound by those MSHRs in GPGPU-Sim,
- * goes from 0.41 to 0.96 of its cycles (docs/correlation.md, session 16). Stores are not concerned (a global store goes to L2 under every write
+ * goes from 0.41 to 0.96 of its cycles (docs/correlation.md, session 16).
+ * Stores are not concerned (a global store goes to L2 under every write
  * policy); .cv, .cg and the gpu-scope .relaxed/.acquire loads keep the plain
  * bypass.
  */
