@@ -234,6 +234,58 @@ static void test_divergence(gs_ctx *c)
     TAP_EQ_I64(bad, 0, "shared memory exchange across warps through bar.sync");
 }
 
+/* Registers read before any write (NOTE(zero-live-in) in
+ * sim/func/exec_state.c): CTA 0 writes 77 into %r5 under a guard and every
+ * lane 100 into %r7; the other CTAs never write %r5, and their lanes 16-31
+ * exit before writing %r7, which lanes 0-15 then read through shfl.down.
+ * Every CTA must see zeros there, not what the CTA before it in the same
+ * slot left behind. */
+static const char *uninit_ptx = HDR
+    ".visible .entry uninit(.param .u64 out)\n{\n"
+    " .reg .b32 %r<12>; .reg .b64 %rd<4>; .reg .pred %p<5>;\n"
+    " ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    " mov.u32 %r1, %tid.x;\n mov.u32 %r2, %ctaid.x;\n mad.lo.s32 %r3, %r2, 32, %r1;\n"
+    " mul.wide.u32 %rd2, %r3, 8;\n add.s64 %rd3, %rd1, %rd2;\n"
+    " setp.eq.u32 %p1, %r2, 0;\n @%p1 mov.u32 %r5, 77;\n add.u32 %r6, %r5, 1;\n"
+    " st.global.u32 [%rd3], %r6;\n"
+    " setp.ge.u32 %p2, %r1, 16;\n setp.ne.u32 %p4, %r2, 0;\n and.pred %p3, %p2, %p4;\n @%p3 bra DONE;\n"
+    " mov.u32 %r7, 100;\n shfl.sync.down.b32 %r8, %r7, 16, 31, -1;\n"
+    " st.global.u32 [%rd3+4], %r8;\n"
+    "DONE:\n ret;\n}\n";
+
+static void check_uninit(gs_ctx *c, const char *what)
+{
+    enum { NCTA = 24 }; /* more than the 8 CTA slots of one gtx480 SM: slots are reused */
+    uint32_t o[NCTA * 64];
+    int rc = run_out(c, uninit_ptx, "uninit", NCTA, 32, o, NCTA * 64);
+    TAP_EQ_I64(rc, 0, "%s: kernel reading unwritten registers runs", what);
+    int bad_r = 0, bad_s = 0;
+    for (uint32_t b = 0; b < NCTA; b++)
+        for (uint32_t t = 0; t < 32; t++) {
+            const uint32_t *e = &o[(b * 32 + t) * 2];
+            bad_r += e[0] != (b == 0 ? 78u : 1u);
+            uint32_t want = b == 0 ? 100u : t < 16 ? 0u : 0xeeeeeeeeu;
+            if (e[1] != want && !bad_s)
+                tap_diag("%s: CTA %u lane %u shfl got %u want %u", what, b, t, e[1], want);
+            bad_s += e[1] != want;
+        }
+    TAP_EQ_I64(bad_r, 0, "%s: a register read before any write reads 0 in every CTA", what);
+    TAP_EQ_I64(bad_s, 0, "%s: shfl from lanes that never wrote its source reads 0", what);
+}
+
+static void test_uninit(gs_ctx *c)
+{
+    check_uninit(c, "functional");
+    const char *ov[] = {"sim.mode=timing", "gpu.n_sm=1", NULL};
+    gs_ctx *t = gs_ctx_create("gtx480", ov);
+    if (!t) {
+        TAP_OK(0, "timing context: %s", gs_last_error(NULL));
+        return;
+    }
+    check_uninit(t, "timing, one SM");
+    gs_ctx_destroy(t);
+}
+
 static const char *oob_ptx = HDR
     ".visible .entry oob(.param .u64 out)\n{\n"
     " .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
@@ -526,6 +578,7 @@ int main(void)
     test_shared_wrap(c);
     test_get_global(c);
     test_dtod(c);
+    test_uninit(c);
     gs_ctx_destroy(c);
     test_bad_input();
     test_watchdog();

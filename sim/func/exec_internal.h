@@ -108,6 +108,8 @@ struct exec {
     uint64_t shared_bytes;       /* shared window per CTA (bytes) */
     uint64_t local_per_thread;   /* local window per thread (bytes) */
     long gcache;                 /* last device block hit, -1 none */
+    uint32_t *zero_regs;         /* kernel registers zeroed at warp start (NOTE(zero-live-in)), NULL = all */
+    uint32_t n_zero_regs;        /* entries in zero_regs */
     uint64_t total_insts;        /* warp instructions in this launch (for %globaltimer) */
     bool progress;               /* something happened in this scheduling round */
     bool hw_fma;                 /* the host has fused multiply-add instructions (NOTE(hw-fma) in exec.c) */

@@ -238,6 +238,72 @@ void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn 
             x->mo_other_space = PTX_SPACE_SHARED;
         }
     }
+    /* NOTE(ld-param-fast): a kernel-parameter load whose address has no
+     * register (ld.param [name+imm], the form nvcc emits) reads the same
+     * bytes in every lane: bounds are checked once and the lanes written
+     * from one pointer; the memop notes and counters are those of the
+     * general loop (param space is performed at issue). */
+    if (sp == PTX_SPACE_PARAM && m && ao->reg < 0 && w->depth == 0) {
+        const uint64_t a = ao->base == PTX_BASE_NONE ? ao->imm : sym_base(x, w, ao);
+        const uint64_t lim = x->kfn->param_bytes;
+        if (a < lim && tot <= lim - a) {
+            const uint8_t *p = (const uint8_t *)(uintptr_t)x->l->params + a;
+            struct memop *mo = x->mo;
+            x->last_off = a;
+            if (mo) {
+                x->mo_other |= m;
+                x->mo_other_space = PTX_SPACE_PARAM;
+            }
+            for (; m; m &= m - 1) {
+                int lane = __builtin_ctz(m);
+                if (mo)
+                    mo->addr[lane] = a;
+                ld_write(R, in, lane, p);
+            }
+        }
+    }
+    /* NOTE(ld-global-fast): an ld.global without an observer resolves its
+     * lanes inline, with the address register and the offset looked up
+     * once per instruction: a lane inside the device block of the last
+     * global access (x->gcache) costs an add and the alignment and bounds
+     * checks; another block is looked up as mem_at does (devmem_find) and
+     * becomes the cached one. In timing mode a global lane is only
+     * recorded (deferred to the LD/ST unit, as mo_note does); in
+     * functional mode its value is copied. A misaligned lane or one that
+     * no live block holds leaves the loop, and the general one below
+     * reports it exactly as before. */
+    if (sp == PTX_SPACE_GLOBAL && m && (tot & (tot - 1)) == 0 && !x->obs) {
+        const struct devmem *dm = x->l->mem;
+        const struct devmem_block *b =
+            x->gcache >= 0 && (size_t)x->gcache < dm->n ? &dm->blocks[x->gcache] : NULL;
+        const uint64_t *ar = ao->reg >= 0 ? R + (size_t)ao->reg * FUNC_WARP : NULL;
+        const uint64_t add = ao->base == PTX_BASE_NONE ? ao->imm : sym_base(x, w, ao);
+        struct memop *mo = x->mo;
+        uint32_t done = 0;
+        for (; m; m &= m - 1) {
+            int lane = __builtin_ctz(m);
+            uint64_t a = (ar ? ar[lane] : 0) + add;
+            if (UNLIKELY((a & (tot - 1)) != 0))
+                break;
+            uint64_t off = b ? a - b->addr : 0;
+            if (UNLIKELY(!b || a < b->addr || off >= b->size || tot > b->size - off)) {
+                long i = devmem_find(dm, a, tot);
+                if (i < 0)
+                    break;
+                x->gcache = i;
+                b = &dm->blocks[i];
+                off = a - b->addr;
+            }
+            x->last_off = a;
+            done |= 1u << lane;
+            if (mo)
+                mo->addr[lane] = a;
+            else
+                ld_write(R, in, lane, b->data + off);
+        }
+        if (mo)
+            x->mo_glob |= done;
+    }
     for (; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
         uint64_t a = addr_of(x, w, R, ao, lane);

@@ -88,7 +88,15 @@ static void warp_start(struct exec *x, struct cta *c, struct warp *w, uint32_t w
     w->sp = 0;
     w->arena_used = (size_t)x->kfn->n_regs * FUNC_WARP;
     w->bytes_used = (size_t)x->kfn->args_bytes * FUNC_WARP;
-    memset(w->arena, 0, w->arena_used * sizeof(uint64_t));
+    if (!x->zero_regs)
+        memset(w->arena, 0, w->arena_used * sizeof(uint64_t));
+    else {
+#ifdef GPUSIM_PARANOID
+        memset(w->arena, 0xa5, w->arena_used * sizeof(uint64_t));
+#endif
+        for (uint32_t i = 0; i < x->n_zero_regs; i++)
+            memset(w->arena + (size_t)x->zero_regs[i] * FUNC_WARP, 0, FUNC_WARP * sizeof(uint64_t));
+    }
     memset(w->bytes, 0, w->bytes_used);
     struct frame *f = &w->fr[0];
     f->fn = x->kfn;
@@ -124,6 +132,8 @@ void exec_cta_start(struct exec *x, struct cta *c, uint64_t lin)
 
 void exec_free(struct exec *x)
 {
+    free(x->zero_regs);
+    x->zero_regs = NULL;
     if (x->ctas) {
         for (uint32_t s = 0; s < x->n_slots; s++) {
             struct cta *c = &x->ctas[s];
@@ -192,10 +202,63 @@ uint64_t func_local_per_thread(const struct ptx_module *mod, const struct ptx_fu
            (calls >= 0 ? (uint64_t)calls : max_func_local * FUNC_MAX_CALL_DEPTH);
 }
 
+/* NOTE(zero-live-in): a warp's registers start at zero (PTX leaves them
+ * undefined; zero keeps runs deterministic), but only the registers whose
+ * value can be observed need it: those live at the kernel's entry
+ * (liveness pass, sim/ptx/passes/liveness.c: read before an unguarded
+ * write on some path, guarded writes kill nothing) and the sources of
+ * shfl, which reads every lane's register, including lanes that exited or
+ * never wrote it. Each lane follows a path of the CFG and registers are
+ * per lane, so any other register is written by its lane before that lane
+ * reads it: its stale contents (the previous CTA of the slot) are never
+ * seen. nvcc's kernels have none or a few such registers, so a CTA start
+ * no longer clears n_regs x 256 bytes per warp (bfs_expand: 116 registers,
+ * 237 KB per CTA), which ran in the engine's serial step. Without
+ * liveness information every register is zeroed. GPUSIM_PARANOID builds
+ * fill the others with a poison pattern first, so that a register read
+ * before written shows up as a wrong result in the sanitizer runs. Sets
+ * x->zero_regs (NULL: zero all); -1 when out of memory. */
+static int zero_set(struct exec *x)
+{
+    const struct ptx_func *fn = x->kfn;
+    const struct ptx_liveness *lv = &fn->live;
+    x->zero_regs = NULL;
+    x->n_zero_regs = 0;
+    if (!lv->live_in || !fn->n_insns || lv->words < (fn->n_regs + 63) / 64)
+        return 0;
+    uint64_t *set = calloc(lv->words, sizeof *set);
+    if (!set)
+        return -1;
+    memcpy(set, lv->live_in, lv->words * sizeof *set); /* live at instruction 0 */
+    for (uint32_t p = 0; p < fn->n_insns; p++) {
+        const struct ptx_insn *in = &fn->insns[p];
+        if (in->op != PTX_OP_SHFL)
+            continue;
+        const struct ptx_operand *s = &in->opnd[in->n_dst];
+        if (s->kind == PTX_OPND_REG && s->reg >= 0 && (uint32_t)s->reg < fn->n_regs)
+            set[(uint32_t)s->reg / 64] |= 1ull << ((uint32_t)s->reg % 64);
+    }
+    uint32_t n = 0;
+    for (uint32_t v = 0; v < fn->n_regs; v++)
+        n += (uint32_t)((set[v / 64] >> (v % 64)) & 1);
+    x->zero_regs = malloc((n ? n : 1) * sizeof *x->zero_regs);
+    if (!x->zero_regs) {
+        free(set);
+        return -1;
+    }
+    for (uint32_t v = 0; v < fn->n_regs; v++)
+        if ((set[v / 64] >> (v % 64)) & 1)
+            x->zero_regs[x->n_zero_regs++] = v;
+    free(set);
+    return 0;
+}
+
 int exec_alloc(struct exec *x)
 {
     const struct ptx_module *mod = x->mod;
     x->hw_fma = exec_host_fma();
+    if (zero_set(x) != 0)
+        return -1;
     x->cls = calloc(mod->n_funcs, sizeof *x->cls);
     if (!x->cls)
         return -1;
