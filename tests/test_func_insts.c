@@ -19,6 +19,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -663,6 +664,71 @@ static void test_int64(void)
        " mov.u32 %r1, -5;\n max.relu.s32 %r0, %r1, -3;");
     SC("min.relu.s32 clamps a negative minimum to 0", 32, 0,
        " mov.u32 %r1, -5;\n min.relu.s32 %r0, %r1, 7;");
+}
+
+/* Integer setp against a C reference: every comparison the PTX ISA allows
+ * for each integer type (.b: eq/ne; .u: eq/ne/lt/le/gt/ge/lo/ls/hi/hs;
+ * .s: eq/ne/lt/le/gt/ge), four operand pairs per case around the sign
+ * boundary; .lo/.ls/.hi/.hs are unsigned and .lt/.le/.gt/.ge signed only
+ * for .s types. Covers NOTE(setp-int-fast) in sim/func/exec.c, which
+ * replaces fpu_compare for these forms, and the p|q form. */
+static int setp_ref(const char *cmp, bool sgn, unsigned bits, uint64_t a, uint64_t b)
+{
+    uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    uint64_t ua = a & m, ub = b & m;
+    int64_t sa = (int64_t)(ua << (64 - bits)) >> (64 - bits), sb = (int64_t)(ub << (64 - bits)) >> (64 - bits);
+    if (!strcmp(cmp, "eq")) return ua == ub;
+    if (!strcmp(cmp, "ne")) return ua != ub;
+    if (!strcmp(cmp, "lo")) return ua < ub;
+    if (!strcmp(cmp, "ls")) return ua <= ub;
+    if (!strcmp(cmp, "hi")) return ua > ub;
+    if (!strcmp(cmp, "hs")) return ua >= ub;
+    if (!strcmp(cmp, "lt")) return sgn ? sa < sb : ua < ub;
+    if (!strcmp(cmp, "le")) return sgn ? sa <= sb : ua <= ub;
+    if (!strcmp(cmp, "gt")) return sgn ? sa > sb : ua > ub;
+    return sgn ? sa >= sb : ua >= ub; /* ge */
+}
+
+static void test_setp_int(void)
+{
+    static const char *const all[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"};
+    static const unsigned widths[] = {16, 32, 64};
+    for (unsigned wi = 0; wi < 3; wi++) {
+        unsigned bits = widths[wi];
+        uint64_t top = 1ull << (bits - 1), m = bits == 64 ? ~0ull : (1ull << bits) - 1;
+        const uint64_t pa[4] = {top, m, 5, top - 1}, pb[4] = {top - 1, 1, 5, top};
+        const char *reg = bits == 16 ? "h" : bits == 32 ? "r" : "rd";
+        for (int k = 0; k < 3; k++) {
+            char kind = "bus"[k];
+            for (unsigned c = 0; c < 10; c++) {
+                if ((kind == 'b' && c >= 2) || (kind == 's' && c >= 6))
+                    continue;
+                char body[1500], name[64];
+                size_t n = 0;
+                uint64_t want = 0;
+                for (unsigned i = 0; i < 4; i++) {
+                    n += (size_t)snprintf(body + n, sizeof body - n,
+                                          " mov.b%u $%s%u, %" PRIu64 ";\n mov.b%u $%s%u, %" PRIu64 ";\n"
+                                          " setp.%s.%c%u $p%u, $%s%u, $%s%u;\n selp.u32 $r%u, %u, 0, $p%u;\n"
+                                          " or.b32 $r0, $r0, $r%u;\n",
+                                          bits, reg, 10 + 2 * i, pa[i], bits, reg, 11 + 2 * i, pb[i], all[c], kind,
+                                          bits, i + 1, reg, 10 + 2 * i, reg, 11 + 2 * i, 20 + i, 1u << i, i + 1, 20 + i);
+                    want |= (uint64_t)setp_ref(all[c], kind == 's', bits, pa[i], pb[i]) << i;
+                }
+                snprintf(name, sizeof name, "setp.%s.%c%u over four operand pairs", all[c], kind, bits);
+                char full[1600];
+                snprintf(full, sizeof full, " mov.u32 $r0, 0;\n%s", body);
+                SCF(name, 32, want, "%s", full);
+            }
+        }
+    }
+    /* p|q: q is the complement */
+    SC("setp.lt.s32 p|q, -1 < 0", 32, 1,
+       " mov.u32 %r1, -1;\n setp.lt.s32 %p1|%p2, %r1, 0;\n selp.u32 %r2, 1, 0, %p1;\n selp.u32 %r3, 2, 0, %p2;\n"
+       " or.b32 %r0, %r2, %r3;");
+    SC("setp.hs.u64 p|q, 1 >= 2^63", 32, 2,
+       " mov.b64 %rd1, 1;\n mov.b64 %rd2, 0x8000000000000000;\n setp.hs.u64 %p1|%p2, %rd1, %rd2;\n"
+       " selp.u32 %r2, 1, 0, %p1;\n selp.u32 %r3, 2, 0, %p2;\n or.b32 %r0, %r2, %r3;");
 }
 
 static void test_float(void)
@@ -2629,6 +2695,7 @@ int main(void)
     test_carry();
     test_half();
     test_int64();
+    test_setp_int();
     test_float();
     test_atomics();
     test_sync_misc();

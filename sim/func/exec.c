@@ -44,6 +44,44 @@ static void exec_setp(struct exec *x, struct warp *w, uint64_t *R, const struct 
     /* setp.f16x2 p|q, a, b: p compares the low halves, q the high halves. */
     bool x2 = in->op == PTX_OP_SETP && (t == PTX_T_F16X2 || t == PTX_T_BF16X2);
     enum ptx_type ht = t == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
+    /* NOTE(setp-int-fast): an integer setp without a boolean operand
+     * compares keys per lane with the comparison picked once per
+     * instruction instead of calling fpu_compare: the value masked to its
+     * width, or, for .lt/.le/.gt/.ge of a signed type, sign-extended with
+     * the sign bit flipped, so that one unsigned comparison gives the
+     * signed order (fpu_compare: .lo/.ls/.hi/.hs are unsigned for any
+     * type, .eq/.ne compare the masked values). */
+    if (in->op == PTX_OP_SETP && in->bop == PTX_BOOL_NONE && t >= PTX_T_B8 && t <= PTX_T_S64) {
+        enum ptx_cmp c = (enum ptx_cmp)in->cmp;
+        int k = c == PTX_CMP_EQ ? 0 : c == PTX_CMP_NE ? 1
+              : c == PTX_CMP_LT || c == PTX_CMP_LO ? 2 : c == PTX_CMP_LE || c == PTX_CMP_LS ? 3
+              : c == PTX_CMP_GT || c == PTX_CMP_HI ? 4 : c == PTX_CMP_GE || c == PTX_CMP_HS ? 5 : -1;
+        if (k >= 0) {
+            const bool sk = ptx_type_is_signed(t) && c >= PTX_CMP_LT && c <= PTX_CMP_GE;
+            const unsigned bits = ptx_type_bytes(t) * 8u;
+            const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+            const uint64_t flip = 1ull << 63;
+            for (uint32_t m = g; m; m &= m - 1) {
+                int lane = __builtin_ctz(m);
+                uint64_t a = opv(x, w, R, &s[0], lane), b = opv(x, w, R, &s[1], lane);
+                uint64_t ka = sk ? fpu_extend(a, t) ^ flip : a & mask;
+                uint64_t kb = sk ? fpu_extend(b, t) ^ flip : b & mask;
+                bool r;
+                switch (k) {
+                case 0: r = ka == kb; break;
+                case 1: r = ka != kb; break;
+                case 2: r = ka < kb; break;
+                case 3: r = ka <= kb; break;
+                case 4: r = ka > kb; break;
+                default: r = ka >= kb; break;
+                }
+                setv(R, &in->opnd[0], lane, r);
+                if (in->n_dst > 1)
+                    setv(R, &in->opnd[1], lane, !r);
+            }
+            return;
+        }
+    }
     for (uint32_t m = g; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
         uint64_t a = opv(x, w, R, &s[0], lane), b = opv(x, w, R, &s[1], lane);
