@@ -37,6 +37,8 @@ options:
   --gg-extra W=FILE  GPGPU-Sim options appended to gpgpusim.config for workload W (repeatable)
   --gg-append FILE   GPGPU-Sim options appended for every workload (e.g. gg_3.2.2_like.config);
                      an -icnt_flit_size N among them also sets flit_size in the .icnt file
+  --gg-icnt FILE     'key = value;' lines set in the .icnt file for every workload
+                     (e.g. gg_3.2.2_like.icnt: 3.2.2's 8-flit VC, no internal speedup)
   --ptx FILE         run this PTX instead of each workload's kernel.ptx, on both simulators
                      (micro-kernels: same entry names and parameters; ubench/ubench.sh)
   --out DIR          results and report (default ./correlate-out)
@@ -56,7 +58,7 @@ EOF
 die() { echo "correlate.sh: $*" >&2; exit 2; }
 
 GG_ROOT="" CUDA=${CUDA_INSTALL_PATH:-/usr/local/cuda} GPUSIM_BIN=$SRC/build/gpusim CONFIG=gtx480
-OVR=() GG_CFG="" GG_EXTRA=() GG_APPEND="" OUT=./correlate-out WORK="" REUSE="" ONLY="" REPS=1 SEED=1 NICE=0
+OVR=() GG_CFG="" GG_EXTRA=() GG_APPEND="" GG_ICNT="" OUT=./correlate-out WORK="" REUSE="" ONLY="" REPS=1 SEED=1 NICE=0
 TITLE="" REPORT=1 LIST=() PTX="" PTXARG=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -68,6 +70,7 @@ while [ $# -gt 0 ]; do
     --gg-config) GG_CFG=${2:?}; shift 2 ;;
     --gg-extra) GG_EXTRA+=("${2:?}"); shift 2 ;;
     --gg-append) GG_APPEND=${2:?}; shift 2 ;;
+    --gg-icnt) GG_ICNT=${2:?}; shift 2 ;;
     --ptx) PTX=${2:?}; shift 2 ;;
     --out) OUT=${2:?}; shift 2 ;;
     --work) WORK=${2:?}; shift 2 ;;
@@ -90,6 +93,10 @@ case "$ONLY" in ""|gs|gg) ;; *) die "--only takes gs or gg, not '$ONLY'" ;; esac
 if [ -n "$GG_APPEND" ]; then
   [ -f "$GG_APPEND" ] || die "--gg-append: no file $GG_APPEND"
   GG_APPEND=$(cd "$(dirname "$GG_APPEND")" && pwd)/$(basename "$GG_APPEND")
+fi
+if [ -n "$GG_ICNT" ]; then
+  [ -f "$GG_ICNT" ] || die "--gg-icnt: no file $GG_ICNT"
+  GG_ICNT=$(cd "$(dirname "$GG_ICNT")" && pwd)/$(basename "$GG_ICNT")
 fi
 if [ -n "$PTX" ]; then
   [ -f "$PTX" ] || die "--ptx: no file $PTX"
@@ -222,6 +229,10 @@ run_gg() { # run_gg W SIZE DIR
     local flit
     flit=$(sed -n 's/^-icnt_flit_size[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' "$GG_APPEND" | tail -1)
     [ -n "$flit" ] && sed -i "s/^flit_size *= *[0-9]*;/flit_size = $flit;/" "$d"/*.icnt
+  fi
+  if [ -n "$GG_ICNT" ]; then
+    local f
+    for f in "$d"/*.icnt; do python3 "$SRC/bench/correlate/icnt_set.py" "$f" "$GG_ICNT" || exit 2; done
   fi
   # options appended for this workload (later options override earlier ones)
   local extra=""

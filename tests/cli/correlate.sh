@@ -97,6 +97,23 @@ contains "$TMP/err" "--gpgpusim DIR is needed" "message says what is missing"
 expect_exit 2 "correlate.sh: a --gg-append file that does not exist" -- bash "$C/correlate.sh" --gg-append "$TMP/nope" --out "$TMP/r4" vectoradd:tiny
 contains "$TMP/err" "--gg-append: no file" "message names the option"
 expect_exit 0 "correlate.sh --help" -- bash "$C/correlate.sh" --help
+expect_exit 2 "correlate.sh: a --gg-icnt file that does not exist" -- bash "$C/correlate.sh" --gg-icnt "$TMP/nope" --out "$TMP/r4" vectoradd:tiny
+contains "$TMP/err" "--gg-icnt: no file" "message names the option"
+
+# ---------------------------------------------------------------- icnt_set.py (--gg-icnt)
+printf '// a router\nflit_size = 40;\nvc_buf_size = 64; // per VC\ninput_speedup     = 1;\ninternal_speedup  = 2.0;\ntopology = fly;\n' >"$TMP/t.icnt"
+expect_exit 0 "icnt_set.py applies gg_3.2.2_like.icnt" -- python3 "$C/icnt_set.py" "$TMP/t.icnt" "$C/gg_3.2.2_like.icnt"
+contains "$TMP/t.icnt" "vc_buf_size = 8;" "the VC buffer is 3.2.2's 8 flits"
+contains "$TMP/t.icnt" "input_speedup = 2;" "input speedup 2"
+contains "$TMP/t.icnt" "internal_speedup = 1.0;" "no internal speedup"
+contains "$TMP/t.icnt" "flit_size = 40;" "other keys are kept"
+contains "$TMP/t.icnt" "topology = fly;" "the last key is kept"
+printf 'vc_bufsize = 8;\n' >"$TMP/typo.icnt"
+expect_exit 2 "icnt_set.py: a key the file does not have" -- python3 "$C/icnt_set.py" "$TMP/t.icnt" "$TMP/typo.icnt"
+contains "$TMP/err" "vc_bufsize" "the message names the key"
+printf 'vc_buf_size 8\n' >"$TMP/bad.icnt"
+expect_exit 2 "icnt_set.py: a line without '='" -- python3 "$C/icnt_set.py" "$TMP/t.icnt" "$TMP/bad.icnt"
+contains "$TMP/err" "bad.icnt:1" "the message names file and line"
 
 # ---------------------------------------------------------------- end to end without GPGPU-Sim
 expect_exit 0 "correlate.sh runs gpusim and reuses recorded GPGPU-Sim runs" -- \
