@@ -41,6 +41,10 @@ def load_recorded(path):
             if not r['gg_cycles']:
                 continue  # compared, but GPGPU-Sim gave no total (its row says why)
             r['gg_cycles'] = float(r['gg_cycles'])
+            # GPGPU-Sim's interconnect file: '4.2' (its config_fermi_islip.icnt,
+            # internal speedup 2; every run before session 18) or '3.2.2'
+            # (correlate.sh --gg-icnt gg_3.2.2_like.icnt); docs/correlation.md
+            r['gg_icnt'] = (r.get('gg_icnt') or '4.2').strip()
             rows.append(r)
     return rows
 
@@ -123,20 +127,22 @@ def main():
                 continue
             r['gs_cycles'] = kernel_cycles(path, r['kernels'].split())
             r['ratio'] = r['gs_cycles'] / r['gg_cycles']
-    lines = ['| workload | size | cycles gpusim | cycles GPGPU-Sim | ratio | GPGPU-Sim verified | queues |',
-             '|---|---|--:|--:|--:|---|---|']
+    lines = ['| workload | size | cycles gpusim | cycles GPGPU-Sim | ratio | GPGPU-Sim verified | queues | network |',
+             '|---|---|--:|--:|--:|---|---|---|']
     for r in rows:
         if r['gs_cycles'] is None:
-            lines.append('| %s | %s | failed | %d | | %s | %s |' % (r['workload'], r['size'], r['gg_cycles'],
-                                                                  r['gg_verified'], r['gg_queues']))
+            lines.append('| %s | %s | failed | %d | | %s | %s | %s |' % (r['workload'], r['size'], r['gg_cycles'],
+                                                                       r['gg_verified'], r['gg_queues'], r['gg_icnt']))
             continue
         flag = '' if abs(r['ratio'] - 1) <= 0.10 else ' **'
-        lines.append('| %s%s | %s | %d | %d | %.3f%s | %s | %s |' % (r['workload'], ' (%s)' % r['kernels'] if r['kernels'] else '', r['size'], r['gs_cycles'],
-                                                                  r['gg_cycles'], r['ratio'], flag,
-                                                                  r['gg_verified'], r['gg_queues']))
+        lines.append('| %s%s | %s | %d | %d | %.3f%s | %s | %s | %s |' % (r['workload'], ' (%s)' % r['kernels'] if r['kernels'] else '', r['size'], r['gs_cycles'],
+                                                                       r['gg_cycles'], r['ratio'], flag,
+                                                                       r['gg_verified'], r['gg_queues'], r['gg_icnt']))
     ok = [r for r in rows if r['gs_cycles'] is not None]
     ver = [r for r in ok if r['gg_verified'] == 'yes']
     lines += ['', '- GPGPU-Sim verified: ' + summary(ver), '- all recorded: ' + summary(ok),
+              '- network = GPGPU-Sim\'s interconnect file: 4.2 (internal speedup 2, 64-flit VCs) or 3.2.2 '
+              '(--gg-icnt gg_3.2.2_like.icnt; docs/correlation.md, session 18)',
               '- ** = outside +-10 %%; config %s%s' % (args.config, ''.join(' -o ' + o for o in args.o))]
     text = '\n'.join(lines) + '\n'
     sys.stdout.write(text)

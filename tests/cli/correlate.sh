@@ -157,6 +157,7 @@ ok $? "the stats files hold both workloads"
 while IFS= read -r line; do contains "$TMP/rec.md" "$line" "recorded.py: ${line:0:50}"; done <"$TMP/rec_want"
 ! grep -q "btree" "$TMP/rec.md"
 ok $? "a row without a GPGPU-Sim total is left out"
+contains "$TMP/rec.md" "| yes | 11:8:8:8 | 4.2 |" "a row without gg_icnt ran on GPGPU-Sim 4.2's network"
 python3 - "$TMP/rs/vectoradd_tiny.json" <<'EOF2'
 import json, sys
 js = json.load(open(sys.argv[1])); js['complete'] = False; js['stats']['kernels'] = []
