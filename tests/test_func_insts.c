@@ -703,8 +703,8 @@ static void test_setp_int(void)
             for (unsigned c = 0; c < 10; c++) {
                 if ((kind == 'b' && c >= 2) || (kind == 's' && c >= 6))
                     continue;
-                char body[1500], name[64];
-                size_t n = 0;
+                char body[1600], name[64];
+                size_t n = (size_t)snprintf(body, sizeof body, " mov.u32 $r0, 0;\n");
                 uint64_t want = 0;
                 for (unsigned i = 0; i < 4; i++) {
                     n += (size_t)snprintf(body + n, sizeof body - n,
@@ -716,9 +716,7 @@ static void test_setp_int(void)
                     want |= (uint64_t)setp_ref(all[c], kind == 's', bits, pa[i], pb[i]) << i;
                 }
                 snprintf(name, sizeof name, "setp.%s.%c%u over four operand pairs", all[c], kind, bits);
-                char full[1600];
-                snprintf(full, sizeof full, " mov.u32 $r0, 0;\n%s", body);
-                SCF(name, 32, want, "%s", full);
+                SCF(name, 32, want, "%s", body);
             }
         }
     }

@@ -238,10 +238,7 @@ static int zero_set(struct exec *x)
         if (s->kind == PTX_OPND_REG && s->reg >= 0 && (uint32_t)s->reg < fn->n_regs)
             set[(uint32_t)s->reg / 64] |= 1ull << ((uint32_t)s->reg % 64);
     }
-    uint32_t n = 0;
-    for (uint32_t v = 0; v < fn->n_regs; v++)
-        n += (uint32_t)((set[v / 64] >> (v % 64)) & 1);
-    x->zero_regs = malloc((n ? n : 1) * sizeof *x->zero_regs);
+    x->zero_regs = malloc((fn->n_regs ? fn->n_regs : 1) * sizeof *x->zero_regs);
     if (!x->zero_regs) {
         free(set);
         return -1;
