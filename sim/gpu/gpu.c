@@ -18,6 +18,7 @@
 #include "sim/mem/devmem.h"
 #include "sim/gpu/gpu_cfg.h"
 #include "sim/icnt/icnt.h"
+#include "sim/icnt/iq_unit.h"
 #include "sim/ptx/ir.h"
 #include "sim/cfg/sim_cfg.h"
 #include "sim/sm/front/fetch.h"
@@ -49,6 +50,8 @@ struct gpu {
     uint32_t (*mp_units)[MPU_N_DOM];
     struct mpu_part **parts;      /* [n_ch] */
     struct sm **sms;              /* [n_sm], set by the partition inits */
+    uint32_t iq_unit;             /* engine unit of the xbar_iq switch (icnt.topology = xbar_iq) */
+    struct iq_unit *iq;           /* the switch, set by its partition's init; NULL for other topologies */
     struct dispatcher disp;
     struct gpu_host_opts host;
     bool started;                 /* partitions initialised (first eng_run done) */
@@ -116,6 +119,12 @@ static void part_init(void *model, struct eng_ctx *ctx, int p)
             sm_stats_register(s, g->stats);
         return;
     }
+    if ((uint32_t)p == g->n_sm + g->n_ch) { /* the xbar_iq switch's own partition */
+        g->iq = iq_unit_create(ctx, g->iq_unit, &g->topo, &g->cfg->icnt_net, g->ep_unit, g->per.icnt);
+        if (g->stats)
+            iq_unit_stats_register(g->iq, g->stats);
+        return;
+    }
     mpu_part_create(&g->msh, ctx, (uint32_t)p - g->n_sm);
 }
 
@@ -125,6 +134,8 @@ static void part_fini(void *model, struct eng_ctx *ctx, int p)
     (void)ctx;
     if ((uint32_t)p < g->n_sm)
         sm_fini(g->sms[p]);
+    else if ((uint32_t)p == g->n_sm + g->n_ch)
+        iq_unit_fini(g->iq);
     else if (g->parts[p - (int)g->n_sm])
         mpu_part_fini(g->parts[p - (int)g->n_sm]);
 }
@@ -149,7 +160,7 @@ static bool port_drained(void *ctx)
     for (uint32_t c = 0; c < g->n_ch; c++)
         if (!mpu_part_idle(g->parts[c]))
             return false;
-    return true;
+    return !g->iq || iq_unit_idle(g->iq);
 }
 
 static void port_kernel_start(void *ctx, const struct dispatch_kernel *k)
@@ -328,6 +339,8 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
         snprintf(name, sizeof name, "mem%u", c);
         eng_partition_add(g->eng, name, ENG_PART_MEM, part_init, part_fini);
     }
+    if (g->topo.sw_ep != UINT32_MAX) /* xbar_iq: partition n_sm + n_ch hosts the switch */
+        eng_partition_add(g->eng, "icnt_iq", ENG_PART_MEM, part_init, part_fini);
     g->sm_unit = xcalloc(g->n_sm, sizeof *g->sm_unit);
     g->ep_unit = xcalloc(g->topo.n_ep, sizeof *g->ep_unit);
     g->mp_units = xcalloc(g->n_ch, sizeof *g->mp_units);
@@ -336,6 +349,10 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     for (uint32_t i = 0; i < g->n_sm; i++) {
         g->sm_unit[i] = eng_unit_add(g->eng, (int)i, dom[3], &sm_unit_ops);
         g->ep_unit[i] = g->sm_unit[i];
+    }
+    if (g->topo.sw_ep != UINT32_MAX) {
+        g->iq_unit = eng_unit_add(g->eng, (int)(g->n_sm + g->n_ch), dom[2], &iq_unit_ops);
+        g->ep_unit[g->topo.sw_ep] = g->iq_unit;
     }
     int mdom[MPU_N_DOM] = {dom[0], dom[1], dom[2]};
     for (uint32_t c = 0; c < g->n_ch; c++) {
@@ -367,6 +384,8 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     sh->stats = stats;
     sh->dev = mem;
     mpu_links_add(g->eng, sh);
+    if (g->topo.sw_ep != UINT32_MAX)
+        iq_unit_links_add(g->eng, &g->topo, g->ep_unit, g->iq_unit, per.icnt);
 
     struct sm_shared *ss = &g->ssh;
     ss->cfg = cfg;

@@ -46,6 +46,12 @@ void icnt_tx_init(struct icnt_tx *tx, const struct icnt_tx_args *a)
     tx->credits = xcalloc(t->n_ep, sizeof *tx->credits);
     for (uint32_t d = 0; d < t->n_ep; d++)
         tx->credits[d] = tx->fifo_flits;
+    tx->via = UINT32_MAX;
+    if (t->sw_ep != UINT32_MAX && a->ep != t->sw_ep) { /* xbar_iq: everything goes through the switch */
+        tx->via = t->sw_ep;
+        tx->via_cap = icnt_iq_in_cap(a->cfg, t->min_latency);
+        tx->credits[tx->via] = tx->via_cap;
+    }
     tx->stall_since = CYCLE_NEVER;
     tx->jitter = (uint32_t)a->cfg->jitter;
     if (tx->jitter) {
@@ -56,7 +62,7 @@ void icnt_tx_init(struct icnt_tx *tx, const struct icnt_tx_args *a)
         tx->rng = (z ^ (z >> 31)) | 1u;
         tx->last_arr = xcalloc(t->n_ep, sizeof *tx->last_arr);
     }
-    tx->burst = t->burst && tx->jitter == 0;
+    tx->burst = t->burst && tx->jitter == 0 && tx->via == UINT32_MAX;
     tx->burst_end = CYCLE_NEVER;
     tx->topo = t;
     tx->send_flit = a->send_flit;
@@ -105,8 +111,9 @@ void icnt_tx_credit(struct icnt_tx *tx, uint32_t dst, cycle_t cycle)
 {
     (void)cycle;
     SIM_ASSERT(dst < tx->n_ep, "icnt_tx %u: credit from %u of %u", tx->ep, dst, tx->n_ep);
-    SIM_ASSERT(tx->credits[dst] < tx->fifo_flits, "icnt_tx %u: credit from %u beyond the FIFO depth %u", tx->ep,
-               dst, tx->fifo_flits);
+    SIM_ASSERT(tx->credits[dst] < (dst == tx->via ? tx->via_cap : tx->fifo_flits),
+               "icnt_tx %u: credit from %u beyond the FIFO depth %u", tx->ep, dst,
+               dst == tx->via ? tx->via_cap : tx->fifo_flits);
     tx->credits[dst]++;
 }
 
@@ -136,7 +143,10 @@ uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
         tx_pop_head(tx); /* its tail leaves now */
         return tx->n ? cycle + 1 : CYCLE_NEVER;
     }
-    if (tx->credits[p->dst] == 0) {
+    /* The link's far end: the destination, or the xbar_iq switch, whose
+     * input buffer the credits then count. */
+    uint32_t hop = tx->via == UINT32_MAX ? p->dst : tx->via;
+    if (tx->credits[hop] == 0) {
         /* Head-of-line: the next packet waits even if its destination has
          * credits (one injection channel, packets in order; spec 2.7). The
          * stall is accounted when the flit finally leaves, so skipped
@@ -150,7 +160,7 @@ uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
         tx->stall_since = CYCLE_NEVER;
     }
     struct icnt_flit f = {.src = (uint16_t)tx->ep, .dst = (uint16_t)p->dst, .idx = p->sent, .n_flits = p->n_flits,
-                          .seq = p->seq, .burst = 1, .t_inject = p->t_inject};
+                          .seq = p->seq, .burst = 1, .hop = (uint16_t)hop, .t_inject = p->t_inject};
     if (tx->burst && p->sent == 0 && p->n_flits > 1 && tx->credits[p->dst] >= p->n_flits) {
         /* NOTE(icnt-burst): flit k leaves at cycle + k; one message for all */
         tx->credits[p->dst] -= p->n_flits;
@@ -162,14 +172,14 @@ uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
                       cycle + icnt_topo_lat(tx->topo, tx->ep, p->dst));
         return tx->burst_end;
     }
-    tx->credits[p->dst]--;
+    tx->credits[hop]--;
     p->sent++;
     tx->st.flits++;
     bool tail = p->sent == p->n_flits;
     /* The payload rides on the tail (NOTE(icnt-tail-payload) in icnt.h);
      * with payload_bytes 0 the tail still gets a non-NULL (empty) pointer. */
     const void *payload = tail ? tx->pay + (size_t)tx->head * tx->payload_bytes : NULL;
-    uint64_t arrive = cycle + icnt_topo_lat(tx->topo, tx->ep, p->dst);
+    uint64_t arrive = cycle + icnt_topo_lat(tx->topo, tx->ep, hop);
     if (tx->jitter) {
         /* NOTE(icnt-jitter): icnt.jitter adds a random 0..jitter cycles to every
          * flit of a packet (drawn at its head flit), and never lets a flit
@@ -182,9 +192,9 @@ uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
             tx->pkt_extra = (uint32_t)(tx->rng % ((uint64_t)tx->jitter + 1));
         }
         arrive += tx->pkt_extra;
-        if (arrive <= tx->last_arr[p->dst])
-            arrive = tx->last_arr[p->dst] + 1;
-        tx->last_arr[p->dst] = arrive;
+        if (arrive <= tx->last_arr[hop])
+            arrive = tx->last_arr[hop] + 1;
+        tx->last_arr[hop] = arrive;
     }
     tx->send_flit(tx->ctx, &f, payload, arrive);
     if (tail)
@@ -211,8 +221,9 @@ void icnt_tx_check(const struct icnt_tx *tx)
     SIM_ASSERT(flits == tx->used_flits && flits <= tx->buf_flits, "icnt_tx %u: %u flits held, counter %u, cap %u",
                tx->ep, flits, tx->used_flits, tx->buf_flits);
     for (uint32_t d = 0; d < tx->n_ep; d++)
-        SIM_ASSERT(tx->credits[d] <= tx->fifo_flits, "icnt_tx %u: %u credits for %u (depth %u)", tx->ep,
-                   tx->credits[d], d, tx->fifo_flits);
+        SIM_ASSERT(tx->credits[d] <= (d == tx->via ? tx->via_cap : tx->fifo_flits),
+                   "icnt_tx %u: %u credits for %u (depth %u)", tx->ep, tx->credits[d], d,
+                   d == tx->via ? tx->via_cap : tx->fifo_flits);
 }
 
 void icnt_tx_stats_register(struct icnt_tx *tx, struct stats *s, const char *group)
@@ -295,7 +306,7 @@ static void rx_pop(struct icnt_rx *rx, uint32_t s, const struct icnt_flit *f, cy
     rx->fcount[s]--;
     rx->n_flits_held--;
     rx->st.flits++;
-    rx->ops.send_credit(rx->ctx, s, rx->ep, cycle + icnt_topo_lat(rx->topo, s, rx->ep));
+    rx->ops.send_credit(rx->ctx, s, rx->ep, cycle + icnt_topo_lat(rx->topo, rx->ep, s)); /* back to s */
 }
 
 uint64_t icnt_rx_tick(struct icnt_rx *rx, cycle_t cycle)

@@ -90,6 +90,8 @@ struct sim_cfg;
 enum icnt_topology {
     ICNT_TOPO_XBAR,   /* single-stage crossbar: every pair at icnt.min_latency */
     ICNT_TOPO_MESH2D, /* end-to-end 2D mesh: min_latency + hops x hop_latency */
+    ICNT_TOPO_XBAR_IQ, /* input-queued crossbar: every packet through a central switch with one
+                        * FIFO per input (head-of-line blocking, GPGPU-Sim 3.x's router; icnt_iq.c) */
     ICNT_TOPO_COUNT
 };
 
@@ -106,6 +108,8 @@ struct icnt_net_cfg {
     uint64_t mesh_rows;     /* icnt.mesh_rows (rows of routers) */
     uint64_t hop_latency;   /* icnt.hop_latency (icnt cycles per mesh hop) */
     uint64_t jitter;        /* icnt.jitter (icnt cycles): largest random extra latency per packet; 0 = off */
+    uint64_t iq_buf_flits;  /* icnt.iq_buf_flits (flits): xbar_iq input buffer per source at the switch */
+    uint64_t iq_alloc_delay; /* icnt.iq_alloc_delay (icnt cycles): xbar_iq grant to head crossing */
 };
 
 extern const struct cfg_section icnt_net_cfg_section; /* part 2 of section "icnt" */
@@ -160,8 +164,12 @@ struct icnt_flit {
     uint32_t seq;      /* packet sequence number of the source (per sender half) */
     uint8_t burst;     /* flits this link message carries, idx .. idx + burst - 1, flit k
                         * arriving k cycles after the first (NOTE(icnt-burst)); 0 or 1 = this flit */
+    uint16_t hop;      /* endpoint this link message goes to: dst, or the xbar_iq switch
+                        * (the engine unit hosting it receives the message) */
     uint64_t t_inject; /* icnt cycle the packet was pushed (latency statistics) */
 };
+
+_Static_assert(sizeof(struct icnt_flit) == 24, "struct icnt_flit is a 24-byte descriptor (NOTE(icnt-tail-payload))");
 
 static inline bool icnt_flit_is_tail(const struct icnt_flit *f) { return f->idx + 1u == f->n_flits; }
 /* Flits carried by the link message of f (NOTE(icnt-burst)). */
@@ -190,6 +198,7 @@ struct icnt_policy {
 
 extern const struct icnt_policy icnt_policy_xbar;
 extern const struct icnt_policy icnt_policy_mesh2d;
+extern const struct icnt_policy icnt_policy_xbar_iq;
 
 /* Endpoints and per-pair latencies of one network (request and reply
  * networks share one). Read-only after init; shared by all halves. */
@@ -209,6 +218,8 @@ struct icnt_topo {
     const struct icnt_policy *pol;  /* topology policy */
     uint32_t *lat;                  /* [n_ep * n_ep] link latency src->dst (icnt cycles) */
     uint32_t *router;               /* [n_ep] mesh2d router index (y * cols + x); NULL for xbar */
+    uint32_t sw_ep;                 /* xbar_iq: the switch's endpoint id (a central node added at
+                                     * init); UINT32_MAX for the other topologies */
 };
 
 void icnt_topo_init(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64_t min_latency, uint32_t n_sm,
@@ -285,6 +296,9 @@ struct icnt_tx {
     uint8_t *pay;                 /* [cap * payload_bytes] payload of each ring slot */
     uint32_t head, n, cap;        /* ring: oldest slot, packets held, capacity (packets = buf_flits) */
     uint32_t *credits;            /* [n_ep] credits held per destination (flits) */
+    uint32_t via;                 /* xbar_iq: the switch endpoint every packet goes through (credits
+                                   * and latency are those of its input buffer); UINT32_MAX = direct */
+    uint32_t via_cap;             /* credits of the switch's input buffer for this source (flits) */
     uint32_t next_seq;            /* sequence number of the next packet */
     uint64_t stall_since;         /* cycle the head started waiting for a credit (CYCLE_NEVER = not) */
     uint32_t jitter;              /* icnt.jitter (cycles); 0 = off */
@@ -388,5 +402,85 @@ static inline const struct icnt_flit *icnt_rx_fifo_head(const struct icnt_rx *rx
 void icnt_rx_check(const struct icnt_rx *rx);
 /* Statistics "<group>.rx_*", instance = endpoint id. */
 void icnt_rx_stats_register(struct icnt_rx *rx, struct stats *s, const char *group);
+
+/* ------------------------------------------------------------- xbar_iq switch */
+
+/* The central switch of icnt.topology = xbar_iq (sim/icnt/icnt_iq.c, docs/icnt.md
+ * "xbar_iq"): GPGPU-Sim 3.x's single-stage router with one virtual channel,
+ * one FIFO per input and iSLIP allocation with one iteration and no
+ * speedup. Every packet goes source -> switch -> destination: the sender
+ * half sends it to the switch (credits = the input buffer), the switch
+ * forwards it to the destination's receiver half (credits = that FIFO).
+ * Each interconnect cycle every free output grants, round-robin from its
+ * pointer, one input whose head flit is a packet head addressed to it and
+ * holds that input until the tail has passed (wormhole); an input moves at
+ * most one flit per cycle. A packet behind a head that waits for a busy
+ * output waits too, whatever its own destination: head-of-line blocking,
+ * which the receiver-side FIFOs of xbar do not have. One instance per
+ * network; the engine unit around it is the caller's (sim/gpu/xbar_iq_unit.c). */
+
+struct icnt_iq_args {
+    const struct icnt_topo *topo; /* topo->sw_ep is this switch */
+    const struct icnt_net_cfg *cfg;
+    uint32_t payload_bytes;       /* bytes per packet payload (the network's) */
+    icnt_send_flit_fn send_flit;  /* forward to f->dst (f->hop = f->dst, f->src = the switch) */
+    /* Return one input-buffer credit to source to_src (from_dst = the switch). */
+    void (*send_credit)(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive);
+    void *ctx;
+};
+
+struct icnt_iq_stats {
+    uint64_t packets;          /* packets whose tail left the switch */
+    uint64_t flits;            /* flits forwarded */
+    struct stat_avg wait;      /* icnt cycles from a packet's head reaching the switch to its grant */
+    uint64_t wait_max;         /* largest such wait (icnt cycles) */
+    uint64_t occ_max;          /* largest occupancy of one input FIFO (flits) */
+};
+
+struct icnt_iq {
+    uint32_t ep;                  /* the switch's endpoint id */
+    uint32_t n;                   /* endpoints (inputs = outputs) */
+    uint32_t cap;                 /* input FIFO depth (flits) = icnt.iq_buf_flits + the credit loop */
+    uint32_t out_cap;             /* destination FIFO depth (flits) = initial credits per output */
+    uint32_t payload_bytes;
+    struct icnt_flit *fl;         /* [n * cap] input FIFOs */
+    uint64_t *farr;               /* [n * cap] icnt cycle each flit reached the switch */
+    uint8_t *pay;                 /* [n * cap * payload_bytes] tail payloads by slot */
+    uint32_t *fhead, *fcount;     /* [n] oldest slot, flits held per input */
+    uint32_t n_held;              /* flits held in all inputs */
+    uint32_t *out_lock;           /* [n] input whose packet holds output o (UINT32_MAX = free) */
+    uint32_t *gptr;               /* [n] iSLIP grant pointer of output o */
+    uint32_t *credits;            /* [n] credits for output o's destination FIFO (flits) */
+    uint64_t *in_last;            /* [n] cycle input i last moved a flit (one per cycle) */
+    uint64_t *out_ready;          /* [n] cycle the packet granted output o may move its head (NOTE(iq-alloc)) */
+    uint32_t alloc_delay;         /* icnt.iq_alloc_delay (icnt cycles) */
+    uint64_t *req;                /* [n * req_words] bit i of output o: input i's head starts a packet
+                                   * for o and is not granted yet */
+    uint32_t *req_cnt;            /* [n] requests per output */
+    uint32_t req_words;           /* 64-bit words per output mask */
+    uint32_t in_lat, out_lat;     /* link latency source -> switch, switch -> destination (icnt cycles) */
+    const struct icnt_topo *topo;
+    icnt_send_flit_fn send_flit;
+    void (*send_credit)(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive);
+    void *ctx;
+    struct icnt_iq_stats st;
+};
+
+/* Input FIFO depth of the xbar_iq switch (flits): icnt.iq_buf_flits plus the
+ * credit loop source -> switch -> source (icnt.min_latency), so that a
+ * lone source streams one flit per cycle. Also the senders' credits. */
+uint32_t icnt_iq_in_cap(const struct icnt_net_cfg *c, uint64_t min_latency);
+void icnt_iq_init(struct icnt_iq *q, const struct icnt_iq_args *a);
+void icnt_iq_fini(struct icnt_iq *q);
+/* A flit from source f->src arrives at the switch at cycle. */
+void icnt_iq_flit_arrive(struct icnt_iq *q, const struct icnt_flit *f, const void *payload, cycle_t cycle);
+/* A credit from destination dst (its FIFO for the switch freed a slot). */
+void icnt_iq_credit(struct icnt_iq *q, uint32_t dst, cycle_t cycle);
+/* Switch at most one flit per input and per output; next cycle with work or CYCLE_NEVER. */
+uint64_t icnt_iq_tick(struct icnt_iq *q, cycle_t cycle);
+bool icnt_iq_idle(const struct icnt_iq *q);
+void icnt_iq_check(const struct icnt_iq *q);
+/* Statistics "<group>.*", instance -1. */
+void icnt_iq_stats_register(struct icnt_iq *q, struct stats *s, const char *group);
 
 #endif /* GPUSIM_SIM_ICNT_ICNT_H */

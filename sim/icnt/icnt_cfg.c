@@ -11,12 +11,13 @@
 #include "sim/icnt/icnt.h"
 #include "sim/cfg/sim_cfg.h"
 
-static const char *const icnt_topology_names[] = {"xbar", "mesh2d", NULL};
+static const char *const icnt_topology_names[] = {"xbar", "mesh2d", "xbar_iq", NULL};
 
 const struct cfg_key icnt_net_cfg_keys[] = {
     {"topology", CFG_ENUM, offsetof(struct icnt_net_cfg, topology), 0, 0, "xbar", icnt_topology_names,
-     "xbar: single-stage crossbar (GPGPU-Sim fly, n = 1); mesh2d: end-to-end 2D mesh, "
-     "latency icnt.min_latency + hops x icnt.hop_latency"},
+     "xbar: single-stage crossbar (GPGPU-Sim fly, n = 1), contention at the receivers; mesh2d: end-to-end "
+     "2D mesh, latency icnt.min_latency + hops x icnt.hop_latency; xbar_iq: input-queued crossbar through "
+     "a central switch with head-of-line blocking (GPGPU-Sim 3.x's router; halves the lookahead)"},
     {"flit", CFG_SIZE, offsetof(struct icnt_net_cfg, flit), 8, 256, "32", NULL,
      "flit size (bytes); one flit per interconnect cycle per endpoint (GPGPU-Sim 3.x: 32 B)"},
     {"header", CFG_SIZE, offsetof(struct icnt_net_cfg, header), 0, 64, "8", NULL,
@@ -35,6 +36,12 @@ const struct cfg_key icnt_net_cfg_keys[] = {
     {"jitter", CFG_UINT, offsetof(struct icnt_net_cfg, jitter), 0, 4096, "0", NULL,
      "largest random extra latency per packet (icnt cycles, seeded by sim.seed; per-pair order kept); "
      "a timing perturbation for litmus tests, 0 = off (docs/memmodel.md)"},
+    {"iq_buf_flits", CFG_UINT, offsetof(struct icnt_net_cfg, iq_buf_flits), 1, 4096, "8", NULL,
+     "xbar_iq: input buffer per source at the switch (flits; GPGPU-Sim 3.x vc_buf_size 8); the switch "
+     "holds this plus icnt.min_latency for the credit loop (docs/icnt.md)"},
+    {"iq_alloc_delay", CFG_UINT, offsetof(struct icnt_net_cfg, iq_alloc_delay), 0, 64, "1", NULL,
+     "xbar_iq: cycles from an output's grant (VC allocation) to its packet's head crossing, the output "
+     "held meanwhile (BookSim, not speculative: switch allocation sw_alloc_delay 1 after VC allocation)"},
 };
 
 const unsigned icnt_net_cfg_n_keys = ARRAY_LEN(icnt_net_cfg_keys);
@@ -92,6 +99,18 @@ const char *icnt_net_cfg_invalid(const struct icnt_net_cfg *c, uint64_t min_late
     *key = "icnt.rx_fifo_flits";
     if (icnt_rx_fifo_depth(c, min_latency) < max_pkt)
         return "must hold the largest packet (ceil((header + 128) / flit) flits)";
+    if (c->topology == ICNT_TOPO_XBAR_IQ) {
+        *key = "icnt.min_latency";
+        if (min_latency < 2)
+            return "must be at least 2 with icnt.topology = xbar_iq (two links: source -> switch -> "
+                   "destination)";
+        *key = "icnt.iq_buf_flits";
+        if (c->iq_buf_flits < max_pkt)
+            return "must hold the largest packet (ceil((header + 128) / flit) flits)";
+        *key = "icnt.jitter";
+        if (c->jitter)
+            return "must be 0 with icnt.topology = xbar_iq (the jitter perturbs direct links only)";
+    }
     if (c->topology == ICNT_TOPO_MESH2D) {
         *key = "icnt.mesh_cols";
         if (c->mesh_cols * c->mesh_rows < n_sm + n_mem)
@@ -109,6 +128,12 @@ void icnt_net_cfg_check(const void *sec, const struct sim_cfg *all, struct cfg_c
     const struct icnt_net_cfg *c = sec;
     const char *key;
     const char *why = icnt_net_cfg_invalid(c, all->icnt.min_latency, all->gpu.n_sm, all->mem.n_partitions, &key);
+    if (!why && c->topology == ICNT_TOPO_XBAR_IQ && all->engine.relaxed) {
+        /* The switch would forward late flits without their lateness, and the
+         * receive FIFOs' relaxed allowance (NOTE(relaxed-fifo)) assumes one link. */
+        cfg_check_fail(ck, "sync.relaxed", "must be false with icnt.topology = xbar_iq");
+        return;
+    }
     if (why)
         cfg_check_fail(ck, key, "%s (flit %llu, header %llu, inj_buf %llu, rx_fifo_flits %llu, mesh %llux%llu)",
                        why, (unsigned long long)c->flit, (unsigned long long)c->header,

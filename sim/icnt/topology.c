@@ -114,7 +114,25 @@ static void mesh_build(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64
                 (uint32_t)(min_latency + (uint64_t)icnt_topo_hops(t, a, b) * c->hop_latency);
 }
 
+/* xbar_iq: every packet crosses two links, source -> switch (floor(L / 2)
+ * cycles) and switch -> destination (the rest), L = icnt.min_latency, so
+ * the zero-load latency is xbar's plus the switch's one cycle (the lookahead
+ * halves: the engine's quantum is the shorter link). NOTE(iq-links).
+ * Pairs without the switch keep L (no traffic uses them). */
+static void xbar_iq_build(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64_t min_latency)
+{
+    xbar_build(t, c, min_latency);
+    if (t->sw_ep == UINT32_MAX)
+        return; /* called from init, before the switch node exists */
+    uint32_t in = (uint32_t)(min_latency / 2), out = (uint32_t)min_latency - in;
+    for (uint32_t e = 0; e < t->n_ep; e++) {
+        t->lat[(size_t)e * t->n_ep + t->sw_ep] = in;
+        t->lat[(size_t)t->sw_ep * t->n_ep + e] = out;
+    }
+}
+
 const struct icnt_policy icnt_policy_xbar = {"xbar", xbar_build, rr_pick};
+const struct icnt_policy icnt_policy_xbar_iq = {"xbar_iq", xbar_iq_build, rr_pick};
 const struct icnt_policy icnt_policy_mesh2d = {"mesh2d", mesh_build, rr_pick};
 
 uint32_t icnt_topo_hops(const struct icnt_topo *t, uint32_t a, uint32_t b)
@@ -138,11 +156,21 @@ void icnt_topo_init(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64_t 
     t->n_ep = n_sm + n_mem * sub_per_partition;
     SIM_ASSERT(t->n_ep >= 1 && t->n_ep <= UINT16_MAX, "icnt: %u endpoints", t->n_ep);
     t->min_latency = min_latency;
-    t->pol = c->topology == ICNT_TOPO_MESH2D ? &icnt_policy_mesh2d : &icnt_policy_xbar;
+    t->sw_ep = UINT32_MAX;
+    t->pol = c->topology == ICNT_TOPO_MESH2D    ? &icnt_policy_mesh2d
+             : c->topology == ICNT_TOPO_XBAR_IQ ? &icnt_policy_xbar_iq
+                                                : &icnt_policy_xbar;
     t->lat = xcalloc((size_t)t->n_ep * t->n_ep, sizeof *t->lat);
     if (c->topology == ICNT_TOPO_MESH2D)
         t->router = xcalloc(t->n_ep, sizeof *t->router);
     t->pol->build(t, c, min_latency);
+    if (c->topology == ICNT_TOPO_XBAR_IQ) {
+        SIM_ASSERT(min_latency >= 2, "icnt xbar_iq: min_latency %llu < 2 (two links)",
+                   (unsigned long long)min_latency);
+        t->sw_ep = t->n_ep; /* the switch: the first central node (its links are built with it) */
+        uint32_t ep = icnt_topo_add_node(t, c);
+        SIM_ASSERT(ep == t->sw_ep, "icnt xbar_iq: switch node %u, expected %u", ep, t->sw_ep);
+    }
 }
 
 uint32_t icnt_topo_add_node(struct icnt_topo *t, const struct icnt_net_cfg *c)

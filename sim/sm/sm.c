@@ -128,7 +128,7 @@ void sm_kernel_free(struct sm_kernel *k)
 static void send_flit(void *ctx, const struct icnt_flit *f, const void *payload, uint64_t arrive)
 {
     struct sm *s = ctx;
-    icnt_msg_send_flit(s->ctx, s->unit, s->sh->ep_unit[f->dst], s->now, arrive * s->sh->core_ps - s->now, f,
+    icnt_msg_send_flit(s->ctx, s->unit, s->sh->ep_unit[f->hop], s->now, arrive * s->sh->core_ps - s->now, f,
                        payload, sizeof(struct mem_req));
 }
 

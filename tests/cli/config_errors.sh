@@ -96,4 +96,14 @@ expect_exit 2 "--sm-threads without --mem-threads" -- "$GPUSIM" synth --sm-threa
 expect_exit 0 "presets lists the presets" -- "$GPUSIM" presets
 contains "$TMP/out" "gtx480" "presets lists gtx480"
 expect_exit 0 "version" -- "$GPUSIM" version
+
+# icnt.topology = xbar_iq (docs/icnt.md): its rules name the key at fault
+printf 'include = gtx480\nicnt.topology = xbar_iq\nsync.relaxed = true\nsync.quantum = 20ns\n' >"$TMP/iq.cfg"
+expect_exit 2 "xbar_iq with relaxed mode is refused" -- "$GPUSIM" config --show "$TMP/iq.cfg"
+contains "$TMP/err" "sync.relaxed" "the message names sync.relaxed"
+expect_exit 2 "xbar_iq with a 4-flit input buffer is refused" -- "$GPUSIM" config --show gtx480 \
+  -o icnt.topology=xbar_iq -o icnt.iq_buf_flits=4
+contains "$TMP/err" "icnt.iq_buf_flits" "the message names icnt.iq_buf_flits"
+expect_exit 0 "xbar_iq with the defaults resolves" -- "$GPUSIM" config --show gtx480 -o icnt.topology=xbar_iq
+grep -Eq '^icnt\.iq_alloc_delay *= *1' "$TMP/out"; ok $? "icnt.iq_alloc_delay defaults to 1"
 finish
