@@ -370,7 +370,7 @@ static void send_flit(void *ctx, const struct icnt_flit *f, const void *payload,
     struct mpu_part *p = e->p;
     ps_t at = arrive * p->sh->period_ps[MPU_DOM_ICNT];
     SIM_ASSERT(p->ctx && at > p->now, "mempart_unit %u: flit sent outside an icnt step", p->channel);
-    icnt_msg_send_flit(p->ctx, p->unit[MPU_DOM_ICNT], p->sh->ep_unit[f->dst], p->now, at - p->now, f, payload,
+    icnt_msg_send_flit(p->ctx, p->unit[MPU_DOM_ICNT], p->sh->ep_unit[f->hop], p->now, at - p->now, f, payload,
                        sizeof(struct mem_reply));
 }
 
