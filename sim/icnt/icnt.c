@@ -276,8 +276,8 @@ void icnt_rx_flit_arrive(struct icnt_rx *rx, const struct icnt_flit *f, const vo
     (void)cycle;
     uint32_t s = f->src;
     uint32_t nb = icnt_flit_burst(f); /* NOTE(icnt-burst): flits idx .. idx + nb - 1 */
-    SIM_ASSERT(s < rx->n_src && f->dst == rx->ep && f->idx + nb <= f->n_flits, "icnt_rx %u: flit %u->%u", rx->ep,
-               f->src, f->dst);
+    SIM_ASSERT(s < rx->n_src && f->dst == rx->ep && f->hop == rx->ep && f->idx + nb <= f->n_flits,
+               "icnt_rx %u: flit %u->%u (hop %u)", rx->ep, f->src, f->dst, f->hop);
     SIM_ASSERT(rx->fcount[s] + nb <= rx->cap, "icnt_rx %u: FIFO of source %u overflows (%u flits): credits violated",
                rx->ep, s, rx->cap);
     for (uint32_t k = 0; k < nb; k++) {

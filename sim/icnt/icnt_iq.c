@@ -19,8 +19,8 @@
  * each receiver) has no such cap.
  *
  * What it does not model: more than one VC, input or internal speedup,
- * BookSim's router pipeline stages (the switch adds one cycle; the links
- * carry icnt.min_latency in all, NOTE(iq-links) in topology.c), and
+ * BookSim's router pipeline beyond the allocation delay (the links carry
+ * icnt.min_latency in all, NOTE(iq-links) in topology.c), and
  * BookSim's separate output buffers (the destination's receiver FIFO,
  * icnt.rx_fifo_flits, plays that part).
  *
@@ -30,8 +30,19 @@
  * vc_buf_size 8) plus that credit loop: a lone source streams one flit per
  * cycle, and a blocked input holds at most iq_buf_flits + min_latency flits.
  *
+ * NOTE(iq-alloc): BookSim's router (not speculative, vc_alloc_delay 1,
+ * sw_alloc_delay 1, routing precomputed) allocates the output VC to a head
+ * in one cycle and the switch in the next. The grant here is the VC
+ * allocation and the head crosses icnt.iq_alloc_delay = 1 cycle later;
+ * the output is held meanwhile. So an output freed by a tail at t moves
+ * the next head at t + 2, and an input that sent a tail at t sends its
+ * next head at t + 2 at the earliest (BookSim: the tail's switch
+ * allocation at t frees the VC, the next head is VC-allocated at t + 1
+ * and switch-allocated at t + 2). With 1-flit packets an input or an
+ * output moves at most one packet every other cycle.
+ *
  * Hot path: no allocation; a tick scans the outputs once and, for a free
- * output, the inputs from its pointer.
+ * output with requests, its request bitmask from the grant pointer.
  */
 #include <stdlib.h>
 #include <string.h>

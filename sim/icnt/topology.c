@@ -116,8 +116,9 @@ static void mesh_build(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64
 
 /* xbar_iq: every packet crosses two links, source -> switch (floor(L / 2)
  * cycles) and switch -> destination (the rest), L = icnt.min_latency, so
- * the zero-load latency is xbar's plus the switch's one cycle (the lookahead
- * halves: the engine's quantum is the shorter link). NOTE(iq-links).
+ * the zero-load latency is xbar's plus icnt.iq_alloc_delay (the switch
+ * grants a head in its arrival cycle). The lookahead halves: the engine's
+ * quantum is the shorter link. NOTE(iq-links).
  * Pairs without the switch keep L (no traffic uses them). */
 static void xbar_iq_build(struct icnt_topo *t, const struct icnt_net_cfg *c, uint64_t min_latency)
 {

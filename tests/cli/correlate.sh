@@ -166,6 +166,28 @@ EOF2
 expect_exit 0 "recorded.py reruns a workload whose statistics are partial" -- \
   python3 "$C/recorded.py" --recorded "$TMP/rec.csv" --gpusim "$GPUSIM" --stats-dir "$TMP/rs" --only vectoradd
 contains "$TMP/out" "$(head -1 "$TMP/rec_want")" "the rerun gives the same row"
+# Two rows for one workload, one per GPGPU-Sim network: gpusim runs once
+# (a wrapper counts its runs), --network keeps one kind, and the summary
+# gives each kind its own line.
+cat >"$TMP/rec_net.csv" <<'EOF2'
+workload,size,gg_cycles,gg_queues,gg_verified,kernels,from,notes,gg_icnt
+vectoradd,tiny,2000,11:8:8:8,yes,,test,,4.2
+vectoradd,tiny,2500,11:8:8:8,yes,,test,,3.2.2
+EOF2
+printf '#!/bin/sh\necho run >>"%s/gs_runs"\nexec "%s" "$@"\n' "$TMP" "$GPUSIM" >"$TMP/gs_wrap.sh"
+chmod +x "$TMP/gs_wrap.sh"
+expect_exit 0 "recorded.py with a row per network" -- \
+  python3 "$C/recorded.py" --recorded "$TMP/rec_net.csv" --gpusim "$TMP/gs_wrap.sh" --stats-dir "$TMP/rs3" --jobs 2
+n=$(wc -l <"$TMP/gs_runs"); [ "$n" -eq 1 ]; ok $? "gpusim ran once for the two rows ($n)"
+contains "$TMP/out" "| 2000 |" "the 4.2 row is there"
+contains "$TMP/out" "| 2500 |" "the 3.2.2 row is there"
+contains "$TMP/out" "- GPGPU-Sim verified, 3.2.2 network: MAE" "a summary line for the 3.2.2 rows"
+contains "$TMP/out" "- GPGPU-Sim verified, 4.2 network: MAE" "a summary line for the 4.2 rows"
+expect_exit 0 "recorded.py --network 3.2.2" -- \
+  python3 "$C/recorded.py" --recorded "$TMP/rec_net.csv" --gpusim "$GPUSIM" --stats-dir "$TMP/rs3" --network 3.2.2
+! grep -q "| 2000 |" "$TMP/out"
+ok $? "--network 3.2.2 leaves out the 4.2 row"
+contains "$TMP/out" "| yes | 11:8:8:8 | 3.2.2 |" "and keeps the 3.2.2 row"
 printf 'workload,size,gg_cycles,gg_queues,gg_verified,kernels,from,notes\nnosuch,tiny,100,8:8:8:8,yes,,test,\n' >"$TMP/rec_bad.csv"
 expect_exit 1 "recorded.py: a gpusim run that fails" -- \
   python3 "$C/recorded.py" --recorded "$TMP/rec_bad.csv" --gpusim "$GPUSIM" --stats-dir "$TMP/rs2"
