@@ -21,7 +21,12 @@
  * the endpoint kind: flits to an SM endpoint and credits to a sub-partition
  * or central-node endpoint are reply-network traffic, the others
  * request-network traffic. A central node (icnt_topo_add_node) is a
- * server like a sub-partition: it receives requests and sends replies.
+ * server like a sub-partition: it receives requests and sends replies,
+ * except the xbar_iq switch (topo->sw_ep, sim/icnt/iq_unit.c), which takes
+ * flits and credits of both networks and tells them apart by the other
+ * end's kind (a flit from an SM or a credit from a sub-partition is
+ * request-network traffic). Every flit names the endpoint its link goes
+ * to in f->hop (the destination, or the switch).
  *
  * Payload: any registered kind (mem_kind_table, docs/messages.md) travels
  * as a struct mem_req / struct mem_reply; the kind (op) decides the packet's
