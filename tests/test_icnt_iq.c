@@ -60,6 +60,7 @@ struct net {
     struct icnt_iq iq;
     struct epctx ctx[N_EP];
     uint32_t ep_cap, held[N_EP];
+    uint64_t accept_from;         /* endpoints refuse every packet before this cycle */
     struct ev *ev;
     size_t nev, capev;
     struct dlv *log;
@@ -119,10 +120,10 @@ static void iq_send_credit(void *ctx, uint32_t to_src, uint32_t from_dst, uint64
 
 static bool rx_can_accept(void *ctx, uint32_t src, uint32_t n_flits, uint64_t cycle)
 {
-    (void)src, (void)n_flits, (void)cycle;
+    (void)src, (void)n_flits;
     struct epctx *c = ctx;
     struct net *n = c->n;
-    return n->held[c->ep] < n->ep_cap;
+    return cycle >= n->accept_from && n->held[c->ep] < n->ep_cap;
 }
 
 static bool rx_deliver(void *ctx, uint32_t src, const void *payload, const struct icnt_flit *tail, uint64_t cycle)
@@ -371,6 +372,43 @@ static void test_hol(void)
     TAP_OK(p2 == 18, "d = 0: head-of-line wait still there: 18 (got %llu)", (unsigned long long)p2);
 }
 
+/* The grant needs a free output, not a credit (NOTE(iq-alloc)). SM 0 sends
+ * two 5-flit packets (P1 pushed at 5) to sub-partition 4, whose endpoint refuses everything
+ * until cycle 100, with a 5-flit destination FIFO. P0 moves at 5..9 and
+ * fills that FIFO (no credit left); P1 reaches the switch at 9..13 and is
+ * granted at 10 although there is no credit. The endpoint takes P0's head
+ * at 100 and its tail at 104 (delivered), the first credit reaches the
+ * switch at 104, and P1's flits move at 104..108 at once (they arrive
+ * 108..112: delivered at 112). A grant that waited for the credit would
+ * move them at 105..109. */
+static void test_grant_without_credit(void)
+{
+    struct icnt_net_cfg c;
+    iq_cfg(&c, 1);
+    c.rx_fifo_flits = 5;
+    struct net *n = calloc(1, sizeof *n);
+    net_init(n, &c, 8);
+    n->accept_from = 100;
+    uint64_t p0 = net_push(n, 0, 4, 5, 0), p1 = UINT64_MAX;
+    uint64_t credits_at_50 = 0, locked_at_50 = 0;
+    for (uint64_t t = 0; t < 200; t++) {
+        if (t == 5) /* the 9-flit injection buffer takes P1 once P0's tail has left (cycle 4) */
+            p1 = net_push(n, 0, 4, 5, t);
+        net_step(n, t);
+        if (t == 50) {
+            credits_at_50 = n->iq.credits[4];
+            locked_at_50 = n->iq.out_lock[4];
+        }
+    }
+    TAP_OK(credits_at_50 == 0 && locked_at_50 == 0, "at 50: no credit for output 4, which holds SM 0's P1 (%llu, %llu)",
+           (unsigned long long)credits_at_50, (unsigned long long)locked_at_50);
+    TAP_OK(dlv_cycle(n, p0) == 104, "P0 delivered at 104 (got %llu)", (unsigned long long)dlv_cycle(n, p0));
+    TAP_OK(dlv_cycle(n, p1) == 112, "P1 delivered at 112 (got %llu)", (unsigned long long)dlv_cycle(n, p1));
+    TAP_OK(n->conservation_errs == 0, "credits conserved");
+    net_fini(n);
+    free(n);
+}
+
 /* One source streams 1-flit packets to one destination: with d = 1 an
  * input starts a packet every other cycle (grant, move, grant, ...). */
 static void test_stream(void)
@@ -472,6 +510,7 @@ int main(void)
         {"configuration and links", test_config},
         {"head-of-line blocking, hand-computed", test_hol},
         {"one input streams 1-flit packets", test_stream},
+        {"a grant needs a free output, not a credit", test_grant_without_credit},
         {"random traffic: delivery, order, idle skipping", test_random},
     };
     return tap_run(tests, ARRAY_LEN(tests));

@@ -39,7 +39,11 @@
  * next head at t + 2 at the earliest (BookSim: the tail's switch
  * allocation at t frees the VC, the next head is VC-allocated at t + 1
  * and switch-allocated at t + 2). With 1-flit packets an input or an
- * output moves at most one packet every other cycle.
+ * output moves at most one packet every other cycle. As in BookSim, the
+ * grant needs only a free output (VC allocation does not look at the
+ * downstream buffer); each flit's move needs a credit for it (switch
+ * allocation does), so a packet granted while its destination is full
+ * moves as soon as the first credit is back.
  *
  * Hot path: no allocation; a tick scans the outputs once and, for a free
  * output with requests, its request bitmask from the grant pointer.
@@ -193,8 +197,8 @@ uint64_t icnt_iq_tick(struct icnt_iq *q, cycle_t cycle)
     for (uint32_t o = 0; o < q->n; o++) {
         uint32_t s = q->out_lock[o];
         if (s == UINT32_MAX) {
-            if (q->credits[o] == 0)
-                continue; /* no room at the destination: the output takes no packet */
+            /* NOTE(iq-alloc): the grant (VC allocation) needs a free output,
+             * not a credit; moving a flit (switch allocation) needs one. */
             if (!q->req_cnt[o])
                 continue;
             s = iq_grant(q, o, cycle);
