@@ -87,8 +87,6 @@ void icnt_iq_init(struct icnt_iq *q, const struct icnt_iq_args *a)
         q->credits[o] = q->out_cap;
         q->in_last[o] = CYCLE_NEVER;
     }
-    q->in_lat = icnt_topo_lat(t, 0, q->ep);
-    q->out_lat = icnt_topo_lat(t, q->ep, 0);
     q->topo = t;
     q->send_flit = a->send_flit;
     q->send_credit = a->send_credit;
