@@ -117,9 +117,10 @@ struct rig {
     uint64_t t;
 };
 
-static void rig_init_smem(struct rig *r, uint64_t smem_latency);
-static void rig_init(struct rig *r) { rig_init_smem(r, 1); }
-static void rig_init_smem(struct rig *r, uint64_t smem_latency)
+static void rig_init_p(struct rig *r, uint64_t smem_latency, uint64_t access_latency);
+static void rig_init(struct rig *r) { rig_init_p(r, 1, 0); }
+static void rig_init_smem(struct rig *r, uint64_t smem_latency) { rig_init_p(r, smem_latency, 0); }
+static void rig_init_p(struct rig *r, uint64_t smem_latency, uint64_t access_latency)
 {
     r->f = xcalloc(1, sizeof *r->f);
     r->f->mem = xcalloc(MEMB, 1);
@@ -130,6 +131,7 @@ static void rig_init_smem(struct rig *r, uint64_t smem_latency)
     struct ldst_params p;
     ldst_params_defaults(&p);
     p.smem.latency = smem_latency;
+    p.l1d.access_latency = access_latency;
     struct ldst_hooks h = {r->f, h_smem, h_local, h_param, h_done, NULL};
     ldst_init(&r->u, &p, &h, 0);
     r->t = 0;
@@ -478,10 +480,11 @@ static unsigned check(const struct memop *ops, const struct memop_result *exp, c
     return bad;
 }
 
-static uint64_t run_random(uint64_t seed, unsigned *bad_out, unsigned *fault_bad, struct ldst_stats *st_out)
+static uint64_t run_random_p(uint64_t seed, unsigned *bad_out, unsigned *fault_bad, struct ldst_stats *st_out,
+                             uint64_t access_latency)
 {
     struct rig r;
-    rig_init(&r);
+    rig_init_p(&r, 1, access_latency);
     struct refm *ref = xcalloc(1, sizeof *ref);
     ref->mem = xmalloc(MEMB);
     memcpy(ref->mem, r.f->mem, MEMB);
@@ -557,6 +560,11 @@ static uint64_t run_random(uint64_t seed, unsigned *bad_out, unsigned *fault_bad
     return h;
 }
 
+static uint64_t run_random(uint64_t seed, unsigned *bad_out, unsigned *fault_bad, struct ldst_stats *st_out)
+{
+    return run_random_p(seed, bad_out, fault_bad, st_out, 0);
+}
+
 static void test_random(void)
 {
     unsigned bad, fbad, bad2, fbad2;
@@ -603,6 +611,99 @@ static void test_smem_latency(void)
     TAP_OK(ok, "delayed shared load returns its data");
     TAP_OK(ldst_idle(&r.u), "unit idle after both completed");
     rig_fini(&r);
+}
+
+/* l1d.access_latency A = 5 (NOTE(l1d-access-latency)): an access the stage
+ * presents at s reaches the tag check at s + A, so every path above gets A
+ * more cycles; one access per cycle leaves the queue; a reservation fail
+ * holds its head and a full queue (A entries) stalls the stage. */
+static void test_access_latency(void)
+{
+    enum { A = 5 };
+    struct rig r;
+    rig_init_p(&r, 1, A);
+    cyc(&r);
+    struct memop m = mk(1, 0, MEMOP_LOAD, MEMOP_GLOBAL, 4, 0xffffffffu);
+    for (int i = 0; i < 32; i++)
+        m.addr[i] = 0x1000 + 4u * i;
+    uint64_t t0 = push(&r, &m);
+    run_until_done(&r, 1);
+    TAP_EQ_U64(r.f->done_cycle[1] - t0, 13 + A, "access latency 5: load miss done at push + 13 + 5");
+    m.seq = 2;
+    cyc(&r);
+    t0 = push(&r, &m);
+    run_until_done(&r, 2);
+    TAP_EQ_U64(r.f->done_cycle[2] - t0, 2 + A, "access latency 5: load hit done at push + 2 + 5");
+    /* a bypassing load with the queue empty goes to the L1D at once */
+    struct memop cg = mk(3, 0, MEMOP_LOAD, MEMOP_GLOBAL, 4, 0xffffffffu);
+    cg.cache_op = MEMOP_CO_CG;
+    for (int i = 0; i < 32; i++)
+        cg.addr[i] = 0x3000 + 4u * i;
+    cyc(&r);
+    t0 = push(&r, &cg);
+    run_until_done(&r, 3);
+    TAP_EQ_U64(r.f->done_cycle[3] - t0, 13, "bypassing load, queue empty: push + 13, no access latency");
+    /* a store, then a bypassing load of the same word by the same warp: the
+     * load waits behind the queued store and sees its value */
+    struct memop st = mk(4, 1, MEMOP_STORE, MEMOP_GLOBAL, 4, 1);
+    st.addr[0] = 0x5000;
+    memcpy(st.data[0], "\x11\x22\x33\x44", 4);
+    struct memop ld = mk(5, 1, MEMOP_LOAD, MEMOP_GLOBAL, 4, 1);
+    ld.cache_op = MEMOP_CO_CG;
+    ld.addr[0] = 0x5000;
+    cyc(&r);
+    uint64_t ts = push(&r, &st);
+    cyc(&r); /* the store takes the stage; the latch is free */
+    uint64_t tl = push(&r, &ld);
+    run_until_done(&r, 5);
+    TAP_OK(memcmp(r.f->res[5].data[0], "\x11\x22\x33\x44", 4) == 0,
+           "bypassing load queued behind its warp's store reads the stored bytes");
+    /* store at ts + 1 + A = ts + 6 (popped ts + 7), the load right behind it:
+     * tag check ts + 7, popped ts + 8, reply ts + 8 + D, done ts + 9 + D */
+    TAP_EQ_U64(r.f->done_cycle[5] - ts, 9 + D, "bypassing load behind a queued store: done at store push + 19");
+    TAP_OK(tl == ts + 1, "load pushed one cycle after the store");
+    drain(&r);
+    TAP_OK(ldst_idle(&r.u), "access queue drained: unit idle");
+    rig_fini(&r);
+
+    /* 32 transactions, one per cycle: the queue never fills */
+    rig_init_p(&r, 1, A);
+    cyc(&r);
+    m = mk(1, 0, MEMOP_LOAD, MEMOP_GLOBAL, 4, 0xffffffffu);
+    for (int i = 0; i < 32; i++)
+        m.addr[i] = 0x4000 + 128u * i;
+    uint64_t s = push(&r, &m) + 1;
+    run_until_done(&r, 1);
+    TAP_EQ_U64(r.f->done_cycle[1] - s, 43 + A, "stride-32 load: done at s + 31 + A + D + 2");
+    TAP_EQ_U64(r.u.st.aq_full + r.u.st.aq_stall, 0, "no queue stall when requests drain");
+    rig_fini(&r);
+
+    /* held requests: 7 misses (s+5..s+11) fill the miss queue, the head
+     * fails from s+12 on, and the queue (k = 7..11) is full from s+12 on */
+    rig_init_p(&r, 1, A);
+    cyc(&r);
+    r.f->hold_req = true;
+    s = push(&r, &m) + 1;
+    while (r.t <= s + 19)
+        cyc(&r);
+    TAP_EQ_U64(r.u.st.txns, 7, "held requests: 7 misses accepted");
+    TAP_EQ_U64(r.u.st.aq_stall, 8, "head reservation fails at s+12..s+19 = 8 cycles");
+    TAP_EQ_U64(r.u.st.aq_full, 8, "stage waits for a full queue at s+12..s+19 = 8 cycles");
+    TAP_EQ_U64(r.u.st.rf_cycles, 0, "the stage itself never meets a reservation fail");
+    r.f->hold_req = false;
+    run_until_done(&r, 1);
+    bool ok = true;
+    for (int i = 0; i < 32; i++)
+        ok &= lane_eq(r.f->res[1].data[i], r.f->mem + m.addr[i], 4);
+    TAP_OK(ok && r.u.st.txns == 32, "after the hold: all 32 transactions, every lane correct");
+    rig_fini(&r);
+
+    unsigned bad, fbad;
+    struct ldst_stats st1;
+    run_random_p(7, &bad, &fbad, &st1, A);
+    TAP_EQ_U64(bad, 0, "random stream with access latency 5: every lane matches the flat reference");
+    run_random_p(12345, &bad, &fbad, &st1, 35);
+    TAP_EQ_U64(bad, 0, "random stream with access latency 35: every lane matches");
 }
 
 static void test_latch_backpressure(void)
@@ -652,6 +753,7 @@ int main(void)
     test_cg_store_atomic_fence();
     test_shared_const_param();
     test_smem_latency();
+    test_access_latency();
     test_latch_backpressure();
     test_random();
     test_stats();

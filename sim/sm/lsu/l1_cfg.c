@@ -29,6 +29,9 @@ static const struct cfg_key l1d_keys[] = {
      "L1D miss-queue entries toward L2 (GPGPU-Sim dl1 miss queue 8; a new read miss needs 2 free)"},
     {"hit_latency", CFG_UINT, offsetof(struct l1d_cfg, hit_latency), 1, 1000, "1", NULL,
      "core cycles from the L1D access to a hit's completion (spec 3.3 proposal: 1)"},
+    {"access_latency", CFG_UINT, offsetof(struct l1d_cfg, access_latency), 0, 1000, "0", NULL,
+     "core cycles an L1D access waits in an in-order queue of as many entries between the LD/ST stage and the "
+     "tag check, hits, misses and stores alike (GPGPU-Sim 4.x -gpgpu_l1_latency L is L - 1 here; 0 = 3.x)"},
     {"resp_fifo", CFG_UINT, offsetof(struct l1d_cfg, resp_fifo), 1, 1024, "2", NULL,
      "reply packets buffered between the ejection port and the L1D (GPGPU-Sim LD/ST response FIFO 2)"},
     {"write_policy", CFG_ENUM, offsetof(struct l1d_cfg, write_policy), 0, 0, "global_we_local_wb", l1d_wp_names,

@@ -102,6 +102,7 @@ struct l1d_cfg {
     uint64_t mshr_merge;  /* l1d.mshr_merge (requests per entry, the first miss included) */
     uint64_t miss_queue;  /* l1d.miss_queue (entries) */
     uint64_t hit_latency; /* l1d.hit_latency (core cycles from access to hit completion) */
+    uint64_t access_latency; /* l1d.access_latency (core cycles from the LD/ST stage to the tag check; 0 = none) */
     uint64_t resp_fifo;   /* l1d.resp_fifo (reply packets buffered from the interconnect) */
     int write_policy;     /* l1d.write_policy: enum l1d_write_policy */
     int alloc;            /* l1d.alloc: enum l1d_alloc */

@@ -36,6 +36,25 @@
  * acquire half) and completes. It does not block other warps. The SM does
  * not issue the warp's next instruction while the fence is in flight.
  *
+ * NOTE(l1d-access-latency): with l1d.access_latency = A > 0 a global or
+ * local access the stage presents at t enters an in-order queue of A
+ * entries and reaches the L1D's tag check at t + A at the earliest, one per
+ * cycle (GPGPU-Sim 4.x's l1_latency_queue with one bank, -gpgpu_l1_latency;
+ * 3.x has none). The stage moves on as soon as its access is queued and
+ * stalls only when the queue is full (aq_full); a reservation fail holds the
+ * queue's head (aq_stall) and the entries behind it close up, as 4.x's shift
+ * register does. Stores count as unacknowledged from the moment they are
+ * queued (4.x: inc_store_req at the insert). An access that bypasses the
+ * L1D (atomics, .cg/.cv/volatile loads) skips the delay but not the order:
+ * with the queue empty it goes to the L1D at once, as in 4.x; otherwise it
+ * waits behind the queued accesses (4.x sends it to the interconnect past
+ * them; here the LD/ST path carries the data, so a warp's accesses stay in
+ * program order). A = 0 is the 3.x timing, bit for bit. 4.x's default
+ * l1_latency 1 already puts a hit's completion one cycle after the stage,
+ * which l1d.hit_latency 1 gives here, so 4.x's L maps to A = L - 1
+ * (gtx480-gpgpusim42: 34 for -gpgpu_l1_latency 35; its misses then reach
+ * the tag check one cycle before 4.x's do).
+ *
  * NOTE(release): a gpu-scope release store, reduction or atomic waits in
  * the latch until the same condition holds (own warp drained, no older
  * write of the SM unacknowledged), then proceeds as a plain access. Waiting
@@ -100,6 +119,11 @@ void ldst_init(struct ldst *u, const struct ldst_params *p, const struct ldst_ho
     u->smem_extra = (uint32_t)(p->smem.latency - 1);
     u->sd_slot = xcalloc(u->n_slots, sizeof *u->sd_slot);
     u->sd_due = xcalloc(u->n_slots, sizeof *u->sd_due);
+    u->aq_lat = (uint32_t)p->l1d.access_latency;
+    if (u->aq_lat) {
+        u->aq = xcalloc(u->aq_lat, sizeof *u->aq);
+        u->aq_due = xcalloc(u->aq_lat, sizeof *u->aq_due);
+    }
 }
 
 void ldst_fini(struct ldst *u)
@@ -110,6 +134,10 @@ void ldst_fini(struct ldst *u)
     free(u->free_stack);
     free(u->sd_slot);
     free(u->sd_due);
+    free(u->aq);
+    free(u->aq_due);
+    u->aq = NULL;
+    u->aq_due = NULL;
     u->slots = NULL;
     u->free_stack = NULL;
 }
@@ -500,6 +528,38 @@ static void build_acc(struct ldst *u, const struct ldst_slot *s, uint32_t si)
     u->st_acc_built = true;
 }
 
+/* One access reaches the L1D's tag check at `cycle` (from the stage or from
+ * the head of the access queue). */
+static enum l1d_result l1d_present(struct ldst *u, struct l1d_acc *a, cycle_t cycle)
+{
+    enum l1d_result r = l1d_access(&u->l1d, a, cycle, NULL);
+    u->st.l1d_res[r]++;
+    if (r != L1D_FAIL)
+        u->st.txns++;
+    return r;
+}
+
+/* Queue the stage's access (NOTE(l1d-access-latency)); false when full. */
+static bool aq_push(struct ldst *u, cycle_t cycle)
+{
+    const struct l1d_acc *a = &u->st_acc;
+    if (a->txn.l1_bypass && u->aq_n == 0) {
+        if (l1d_present(u, &u->st_acc, cycle) != L1D_FAIL)
+            return true;
+        u->st.rf_cycles++;
+        return false;
+    }
+    if (u->aq_n == u->aq_lat) {
+        u->st.aq_full++;
+        return false;
+    }
+    uint32_t k = (u->aq_head + u->aq_n) % u->aq_lat;
+    u->aq[k] = *a;
+    u->aq_due[k] = a->txn.l1_bypass ? cycle : cycle + u->aq_lat;
+    u->aq_n++;
+    return true;
+}
+
 /* Present the stage's next access; returns true when a cache was called. */
 static bool stage_issue(struct ldst *u, cycle_t cycle)
 {
@@ -509,17 +569,18 @@ static bool stage_issue(struct ldst *u, cycle_t cycle)
     if (u->st_kind == ST_L1D) {
         if (!u->st_acc_built)
             build_acc(u, s, si);
-        enum l1d_result r = l1d_access(&u->l1d, &u->st_acc, cycle, NULL);
-        u->st.l1d_res[r]++;
-        ok = r != L1D_FAIL;
-        if (ok) {
-            u->st.txns++;
-            if (kind_is_store(s->op.kind)) {
-                uint32_t w = s->op.warp;
-                u->w_stores[w]++;
-                if (u->w_stores[w] > u->st.pending_stores_max)
-                    u->st.pending_stores_max = u->w_stores[w];
-            }
+        if (u->aq_lat) {
+            if (!aq_push(u, cycle))
+                return true; /* queue full or a bypassing access failed: retried next cycle */
+            ok = true;
+        } else {
+            ok = l1d_present(u, &u->st_acc, cycle) != L1D_FAIL;
+        }
+        if (ok && kind_is_store(s->op.kind)) {
+            uint32_t w = s->op.warp;
+            u->w_stores[w]++;
+            if (u->w_stores[w] > u->st.pending_stores_max)
+                u->st.pending_stores_max = u->w_stores[w];
         }
     } else {
         uint32_t k = u->st_next;
@@ -550,6 +611,17 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
     uint64_t n1 = l1d_tick(&u->l1d, cycle);
     uint64_t n2 = l1ro_tick(&u->l1c, cycle);
     next = MIN(n1, n2);
+
+    /* 1b. the access queue's head reaches the tag check (NOTE(l1d-access-latency)) */
+    if (u->aq_n && u->aq_due[u->aq_head] <= cycle) {
+        if (l1d_present(u, &u->aq[u->aq_head], cycle) == L1D_FAIL) {
+            u->st.aq_stall++;
+        } else {
+            u->aq_head = (u->aq_head + 1) % u->aq_lat;
+            u->aq_n--;
+        }
+        busy = true;
+    }
 
     /* 2. completions (writeback end of the unit) */
     struct l1d_done dd;
@@ -624,6 +696,8 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
         next = MIN(next, MAX(u->latch_ready, cycle + 1));
     if (u->sd_n)
         next = MIN(next, MAX(u->sd_due[u->sd_head], cycle + 1));
+    if (u->aq_n)
+        next = MIN(next, MAX(u->aq_due[u->aq_head], cycle + 1));
     if (next <= cycle)
         next = cycle + 1;
     return next;
@@ -645,7 +719,7 @@ uint32_t ldst_warp_pending_stores(const struct ldst *u, uint32_t warp)
 
 bool ldst_idle(const struct ldst *u)
 {
-    return !u->latch_valid && u->st_slot < 0 && u->n_free == u->n_slots && l1d_idle(&u->l1d) &&
+    return !u->latch_valid && u->st_slot < 0 && u->n_free == u->n_slots && u->aq_n == 0 && l1d_idle(&u->l1d) &&
            l1ro_idle(&u->l1c);
 }
 
@@ -672,6 +746,12 @@ void ldst_stats_register(struct ldst *u, struct stats *s)
     stats_counter(s, g, i, "txns", &u->st.txns, "global/local accesses accepted by the L1D");
     stats_counter(s, g, i, "const_accesses", &u->st.const_accesses, "constant-cache accesses accepted");
     stats_counter(s, g, i, "rf_cycles", &u->st.rf_cycles, "stage cycles lost to L1D/l1c reservation fails");
+    if (u->aq_lat) { /* only with the queue: the 3.x statistics stay as they were */
+        stats_counter(s, g, i, "aq_full", &u->st.aq_full,
+                      "stage cycles lost to a full L1D access queue (l1d.access_latency)");
+        stats_counter(s, g, i, "aq_stall", &u->st.aq_stall,
+                      "cycles the L1D access queue's head retried a reservation fail");
+    }
     stats_counter(s, g, i, "smem_cycles", &u->st.smem_cycles, "shared-memory stage cycles (sum of degrees)");
     stats_counter(s, g, i, "smem_conflict_cycles", &u->st.smem_conflict_cycles,
                   "shared-memory cycles above the conflict-free minimum");

@@ -110,6 +110,8 @@ struct ldst_stats {
     uint64_t const_accesses;    /* constant-cache accesses (accepted) */
     uint64_t l1d_res[5];        /* L1D results by enum l1d_result: hit, miss, merged, sent, fail */
     uint64_t rf_cycles;         /* cycles the stage retried an L1D / l1c reservation fail */
+    uint64_t aq_full;           /* cycles the stage waited for room in the L1D access queue (l1d.access_latency) */
+    uint64_t aq_stall;          /* cycles the access queue's head retried an L1D reservation fail */
     uint64_t smem_cycles;       /* shared-memory stage cycles (sum of degrees) */
     uint64_t smem_conflict_cycles; /* cycles above the conflict-free minimum */
     uint64_t slot_stall;        /* cycles a finished stage waited for a free in-flight slot */
@@ -157,6 +159,12 @@ struct ldst {
     bool st_acc_built;          /* st_acc holds access st_next */
     struct coal_txn st_txn[LDST_MAX_SUB]; /* coalescer transactions of the instruction, per access */
     struct l1d_acc st_acc;      /* the L1D access being presented */
+
+    /* L1D access queue (l1d.access_latency > 0; NOTE(l1d-access-latency) in ldst.c) */
+    uint32_t aq_lat;            /* l1d.access_latency (core cycles); also the queue's capacity (entries) */
+    struct l1d_acc *aq;         /* [aq_lat] accesses between the stage and the tag check, FIFO */
+    cycle_t *aq_due;            /* [aq_lat] first cycle each may reach the L1D */
+    uint32_t aq_head, aq_n;     /* FIFO head index and fill (entries) */
 
     /* in flight */
     uint32_t n_slots;           /* sm.ldst_slots (entries) */
