@@ -530,7 +530,8 @@ static void build_acc(struct ldst *u, const struct ldst_slot *s, uint32_t si)
 
 /* One access reaches the L1D's tag check at `cycle` (from the stage or from
  * the head of the access queue). */
-static enum l1d_result l1d_present(struct ldst *u, struct l1d_acc *a, cycle_t cycle)
+static inline __attribute__((always_inline)) enum l1d_result l1d_present(struct ldst *u, struct l1d_acc *a,
+                                                                          cycle_t cycle)
 {
     enum l1d_result r = l1d_access(&u->l1d, a, cycle, NULL);
     u->st.l1d_res[r]++;
@@ -539,8 +540,9 @@ static enum l1d_result l1d_present(struct ldst *u, struct l1d_acc *a, cycle_t cy
     return r;
 }
 
-/* Queue the stage's access (NOTE(l1d-access-latency)); false when full. */
-static bool aq_push(struct ldst *u, cycle_t cycle)
+/* Queue the stage's access (NOTE(l1d-access-latency)); false when full.
+ * Out of line, with aq_head below: the 3.x path (A = 0) stays as it was. */
+static __attribute__((noinline)) bool aq_push(struct ldst *u, cycle_t cycle)
 {
     const struct l1d_acc *a = &u->st_acc;
     if (a->txn.l1_bypass && u->aq_n == 0) {
@@ -558,6 +560,17 @@ static bool aq_push(struct ldst *u, cycle_t cycle)
     u->aq_due[k] = a->txn.l1_bypass ? cycle : cycle + u->aq_lat;
     u->aq_n++;
     return true;
+}
+
+/* The queue's head reaches the tag check at `cycle`. */
+static __attribute__((noinline)) void aq_head(struct ldst *u, cycle_t cycle)
+{
+    if (l1d_present(u, &u->aq[u->aq_head], cycle) == L1D_FAIL) {
+        u->st.aq_stall++;
+        return;
+    }
+    u->aq_head = (u->aq_head + 1) % u->aq_lat;
+    u->aq_n--;
 }
 
 /* Present the stage's next access; returns true when a cache was called. */
@@ -614,12 +627,7 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
 
     /* 1b. the access queue's head reaches the tag check (NOTE(l1d-access-latency)) */
     if (u->aq_n && u->aq_due[u->aq_head] <= cycle) {
-        if (l1d_present(u, &u->aq[u->aq_head], cycle) == L1D_FAIL) {
-            u->st.aq_stall++;
-        } else {
-            u->aq_head = (u->aq_head + 1) % u->aq_lat;
-            u->aq_n--;
-        }
+        aq_head(u, cycle);
         busy = true;
     }
 
