@@ -137,11 +137,12 @@ static struct dram_cfg defaults(void)
 struct ref_timing {
     int tRCD, tRCDWR, tRAS, tRC, tRP, rd2pre, tWTP, tCCDL, tRTPL, tCCDS, tRRD, tRTW, tWTR;
     uint32_t bpg; /* banks per bank group */
+    uint32_t low; /* 0: group = bank / bpg; else group = bank % low (dram.bank_group_index = low, low groups) */
 };
 
 static struct ref_timing ref_gtx480(void)
 {
-    struct ref_timing t = {12, 7, 28, 40, 12, 2, 18, 3, 2, 2, 6, 12, 11, 4};
+    struct ref_timing t = {12, 7, 28, 40, 12, 2, 18, 3, 2, 2, 6, 12, 11, 4, 0};
     return t;
 }
 
@@ -154,7 +155,8 @@ static int ref_check(const struct dram_cmd_rec *tr, size_t n, const struct ref_t
         for (size_t i = 0; i < j; i++) {
             const struct dram_cmd_rec *a = &tr[i], *b = &tr[j];
             int64_t dist = (int64_t)b->cycle - (int64_t)a->cycle;
-            bool sb = a->bank == b->bank, sg = a->bank / t->bpg == b->bank / t->bpg;
+            bool sb = a->bank == b->bank;
+            bool sg = t->low ? a->bank % t->low == b->bank % t->low : a->bank / t->bpg == b->bank / t->bpg;
             int need = 0;
 #define NEED(cond, v)                                                                              \
     if (cond)                                                                                      \
@@ -385,6 +387,56 @@ static void test_trrd(void)
     /* bank 0's RD is legal at 13 too, but one command per cycle and the
      * rotating priority (after bank 4 issued, bank 5.. first) give it 14. */
     TAP_EQ_U64(cmd_at(h, 0, DRAM_CMD_RD, 0), 14, "tRRD: bank 0 RD deferred to 14 (one cmd/cycle)");
+    h_free(h);
+}
+
+/* dram.bank_group_index = low (GPGPU-Sim 4.x -dram_bnkgrp_indexing_policy
+ * 1): banks 0 and 1 are in different groups (tCCDS 2 between their column
+ * commands), banks 0 and 4 in the same one (tCCDL 3); high is the reverse. */
+static void test_bank_group_index(void)
+{
+    for (int low = 0; low < 2; low++) {
+        struct dram_cfg c = defaults();
+        c.bank_group_index = low ? DRAM_BG_LOW : DRAM_BG_HIGH;
+        struct harness *h = h_new(&c);
+        /* open row 1 in banks 0, 1 and 4, then 64 B reads (one RD each) in pairs */
+        uint32_t banks[3] = {0, 1, 4};
+        for (uint32_t i = 0; i < 3; i++) {
+            struct dram_req r = mkreq(i, banks[i], 1, false);
+            dram_push(&h->d, &r, 0);
+        }
+        cycle_t t0 = h_run(h, 0, 1000, false) + 1;
+        size_t from = h->n_tr;
+        struct dram_req r0 = mkreq(10, 0, 1, false), r1 = mkreq(11, 1, 1, false);
+        r0.bytes = r1.bytes = 64;
+        dram_push(&h->d, &r0, t0);
+        dram_push(&h->d, &r1, t0);
+        cycle_t t1 = h_run(h, t0, t0 + 1000, false) + 1;
+        size_t mid = h->n_tr;
+        struct dram_req r2 = mkreq(12, 0, 1, false), r4 = mkreq(14, 4, 1, false);
+        r2.bytes = r4.bytes = 64;
+        dram_push(&h->d, &r2, t1);
+        dram_push(&h->d, &r4, t1);
+        h_run(h, t1, t1 + 1000, false);
+        TAP_EQ_U64(h->n_tr - from, 4, "bank_group_index %s: 4 row-hit RDs, no ACT", low ? "low" : "high");
+        cycle_t d01 = h->tr[from + 1].cycle - h->tr[from].cycle, d04 = h->tr[mid + 1].cycle - h->tr[mid].cycle;
+        TAP_EQ_U64(d01, low ? 2 : 3, "bank_group_index %s: RD bank 0 -> RD bank 1 after %s", low ? "low" : "high",
+                   low ? "tCCDS 2 (groups 0, 1)" : "tCCDL 3 (both group 0)");
+        TAP_EQ_U64(d04, low ? 3 : 2, "bank_group_index %s: RD bank 0 -> RD bank 4 after %s", low ? "low" : "high",
+                   low ? "tCCDL 3 (both group 0)" : "tCCDS 2 (groups 0, 1)");
+        h_free(h);
+    }
+    /* random traffic under low indexing obeys the rules with low groups */
+    struct dram_cfg c = defaults();
+    c.bank_group_index = DRAM_BG_LOW;
+    struct harness *h = h_new(&c);
+    run_random(h, 11, 1200, false);
+    struct ref_timing t = ref_gtx480();
+    t.low = 4;
+    TAP_EQ_U64(ref_check(h->tr, h->n_tr, &t, 1), 0, "bank_group_index low: random trace obeys every rule (low groups)");
+    struct ref_timing th = ref_gtx480();
+    TAP_OK(ref_check(h->tr, h->n_tr, &th, 0) > 0,
+           "bank_group_index low: the same trace violates tCCDL under high groups (the key takes effect)");
     h_free(h);
 }
 
@@ -924,6 +976,7 @@ int main(void)
     test_row_hit_and_conflict();
     test_turnarounds();
     test_trrd();
+    test_bank_group_index();
     test_frfcfs_vs_fcfs();
     test_streaming();
     test_backpressure();

@@ -161,7 +161,8 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
         d->bank[b].sched_row = DRAM_NONE;
         d->bank[b].serving = DRAM_NONE;
         d->bank[b].head = d->bank[b].tail = DRAM_NONE;
-        d->bank[b].group = b / d->banks_per_group;
+        d->bank[b].group = cfg->bank_group_index == DRAM_BG_LOW ? b % (uint32_t)cfg->bank_groups
+                                                                : b / d->banks_per_group;
     }
 
     uint64_t qcap = cfg->separate_rw ? cfg->rdq + cfg->wrq : cfg->queue;

@@ -73,6 +73,12 @@ enum dram_icl_age { DRAM_ICL_AGE_DELTA = 0, DRAM_ICL_AGE_TOTAL = 1 };
 /* Section "dram" (keys in partitions/dram/dram_cfg.c). Timing values are DRAM
  * command cycles. Field types follow the cfg machinery (uint64_t for
  * CFG_UINT, bool for CFG_BOOL, int for CFG_ENUM). */
+/* dram.bank_group_index: which bank-number bits name a bank's group. */
+enum dram_bg_index {
+    DRAM_BG_HIGH, /* group = bank div (banks / bank_groups): GPGPU-Sim 3.x, policy 0 */
+    DRAM_BG_LOW,  /* group = bank mod bank_groups: GPGPU-Sim 4.x -dram_bnkgrp_indexing_policy 1 */
+};
+
 struct dram_cfg {
     uint64_t queue;          /* dram.queue: unified scheduler queue (entries) */
     uint64_t return_queue;   /* dram.return_queue: completed reads waiting for L2 (entries) */
@@ -83,6 +89,7 @@ struct dram_cfg {
     uint64_t wm_lo;          /* dram.wm_lo: leave write drain at or below this (entries) */
     uint64_t banks;          /* dram.banks: banks per channel */
     uint64_t bank_groups;    /* dram.bank_groups: groups; group = bank div (banks/groups) */
+    int bank_group_index;    /* dram.bank_group_index: enum dram_bg_index (which bank bits name the group) */
     uint64_t rows;           /* dram.rows: rows per bank */
     uint64_t tRCD;           /* dram.tRCD: ACT -> RD, same bank (cycles) */
     uint64_t tRAS;           /* dram.tRAS: ACT -> PRE, same bank (cycles) */
@@ -200,7 +207,7 @@ struct dram_bank {
     uint32_t sched_row;   /* row of the last request handed to the bank (FR-FCFS "current" row) */
     uint32_t serving;     /* slot in service, DRAM_NONE when free */
     uint32_t head, tail;  /* waiting slots for this bank, oldest first */
-    uint32_t group;       /* bank group (bank div banks-per-group) */
+    uint32_t group;       /* bank group (bank div banks-per-group, or bank mod groups: dram.bank_group_index) */
 };
 
 /* Delay-line entry (the L2->DRAM latency FIFO). */

@@ -27,6 +27,7 @@
 static const char *const dram_sched_choices[] = {"frfcfs", "fcfs", "mshr_m", "mshr_s", "mshr_sa", NULL};
 static const char *const dram_model_choices[] = {"normal", "perfect", NULL};
 static const char *const dram_icl_age_choices[] = {"delta", "total", NULL};
+static const char *const dram_bg_index_choices[] = {"high", "low", NULL};
 
 #define T(key, def, doc)                                                                           \
     {#key, CFG_UINT, offsetof(struct dram_cfg, key), 0, 1000, def, NULL, doc " (DRAM cycles)"}
@@ -49,7 +50,10 @@ const struct cfg_key dram_cfg_keys[] = {
     {"banks", CFG_UINT, offsetof(struct dram_cfg, banks), 1, 256, "16", NULL,
      "banks per channel (003 = [GPGPU-Sim] 16)"},
     {"bank_groups", CFG_UINT, offsetof(struct dram_cfg, bank_groups), 1, 256, "4", NULL,
-     "bank groups per channel; group of bank b = b div (banks / bank_groups)"},
+     "bank groups per channel; group of bank b = b div (banks / bank_groups), or b mod bank_groups (below)"},
+    {"bank_group_index", CFG_ENUM, offsetof(struct dram_cfg, bank_group_index), 0, 0, "high", dram_bg_index_choices,
+     "which bank bits name the group: high (b div banks per group; GPGPU-Sim 3.x) or low (b mod bank_groups; "
+     "GPGPU-Sim 4.x -dram_bnkgrp_indexing_policy 1)"},
     {"rows", CFG_UINT, offsetof(struct dram_cfg, rows), 1, 1048576, "4096", NULL,
      "rows per bank (003: 4096)"},
     T(tRCD, "12", "ACT to RD in one bank"),
@@ -109,6 +113,7 @@ void dram_cfg_defaults(struct dram_cfg *c)
     c->wm_lo = 80;
     c->banks = 16;
     c->bank_groups = 4;
+    c->bank_group_index = DRAM_BG_HIGH;
     c->rows = 4096;
     c->tRCD = 12;
     c->tRAS = 28;
