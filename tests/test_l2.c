@@ -718,6 +718,35 @@ static void test_atomics(void)
     h_fini(&h);
 }
 
+/* NOTE(sector-fetch): the sectors a line read's MSHR entry needs travel
+ * with it (l2_dram_req.sectors): an atomic's lanes, a read's bytes. */
+static void test_dram_req_sectors(void)
+{
+    struct l2_cfg c;
+    l2_cfg_defaults(&c);
+    struct h h;
+    h_init(&h, &c, 0, 30);
+    uint8_t offs[2] = {0, 100};
+    uint32_t b[2] = {1, 2};
+    struct mem_req a = atom_add(1, 0x9000, 2, offs, b);
+    struct mem_req r = rd(2, 0xA000 + 70, 4);
+    struct mem_req f = rd(3, 0xB000, 128);
+    h_push(&h, &a);
+    h_push(&h, &r);
+    h_push(&h, &f);
+    h_run_to(&h, 300);
+    uint8_t got[3] = {0, 0, 0};
+    for (int i = 0; i < h.nd; i++)
+        if (!h.dlog[i].is_write)
+            for (int k = 0; k < 3; k++)
+                if (h.dlog[i].line_addr == 0x9000u + 0x1000u * (unsigned)k)
+                    got[k] = h.dlog[i].sectors;
+    TAP_EQ_U64(got[0], 0x9, "atomic lanes at bytes 0 and 100: sectors 0 and 3");
+    TAP_EQ_U64(got[1], 0x4, "4-byte read at byte 70: sector 2");
+    TAP_EQ_U64(got[2], 0xF, "whole-line read: all four sectors");
+    h_fini(&h);
+}
+
 static void test_dirty_eviction_and_lru(void)
 {
     struct l2_cfg c;
@@ -1219,6 +1248,7 @@ int main(void)
     test_write_miss_fetch_write();
     test_write_miss_byte_mask();
     test_atomics();
+    test_dram_req_sectors();
     test_dirty_eviction_and_lru();
     test_mshr_full_hol();
     test_miss_queue_full();

@@ -396,6 +396,57 @@ static void test_credits(void)
  * with only its column chunks (NOTE(masked-write) in mempart.c): a 16-byte
  * write in one 64 B half is one WR command, a 32-byte write straddling the
  * two halves two; the line reads are one RD pair each. */
+/* l2.sector_fetch (NOTE(sector-fetch) in l2.c): a line read costs one 64 B
+ * column access per 32 B sector its requests touch. */
+static void test_sector_fetch(void)
+{
+    for (int on = 0; on < 2; on++) {
+        struct drv d;
+        struct mempart_cfg mc;
+        struct l2_cfg lc;
+        struct dram_cfg dc;
+        mempart_cfg_defaults(&mc);
+        l2_cfg_defaults(&lc);
+        lc.write_miss = L2_WRITE_MISS_FETCH;
+        lc.sector_fetch = on;
+        dram_cfg_defaults(&dc);
+        drv_init(&d, &mc, &lc, &dc);
+        uint64_t A = dev(&d, 0x40000);
+        struct mem_req r1 = rd(A, 1);
+        add_in(&d, 0, &r1);
+        drv_run(&d, 2000, 2000);
+        const struct got *g1 = find(&d, 1);
+        /* as test_read_miss_hit up to the first RD at 305; with sectors four RDs
+         * 305, 308, 311, 314 (tCCDL 3), data done 314 + 12 = 326 = 352732 ps
+         * -> L2 edge 247, fill port 247..250, reply 251 */
+        TAP_EQ_U64(d.mp.dram.st.rd_cmds, on ? 4 : 2, "sector_fetch %s: a whole-line read is %s", on ? "on" : "off",
+                   on ? "4 RD (4 sectors x one 64 B access)" : "2 RD (2 x 64 B)");
+        TAP_EQ_U64(g1 ? g1->cycle : 0, on ? 251 : 247, "sector_fetch %s: line miss reply at L2 cycle %s",
+                   on ? "on" : "off", on ? "251 (3 more tCCDL)" : "247");
+        TAP_OK(g1 && memcmp(g1->rep.data, d.fs.b + 0x40000, 128) == 0, "sector_fetch %s: reply carries the line",
+               on ? "on" : "off");
+        drv_fini(&d);
+
+        /* a 32 B read of sector 1, and a 32 B read across sectors 0 and 1,
+         * of two other lines (different banks) */
+        drv_init(&d, &mc, &lc, &dc);
+        uint64_t B = dev(&d, 0x40000 + (1u << 13)), C = dev(&d, 0x40000 + (2u << 13));
+        struct mem_req r2 = rd(B, 2), r3 = rd(C, 3);
+        r2.addr = B + 32, r2.size = 32;
+        r3.addr = C + 16, r3.size = 32;
+        add_in(&d, 0, &r2);
+        add_in(&d, 400, &r3);
+        drv_run(&d, 3000, 3000);
+        const struct got *g2 = find(&d, 2), *g3 = find(&d, 3);
+        TAP_EQ_U64(d.mp.dram.st.rd_cmds, on ? 1 + 2 : 2 + 2, "sector_fetch %s: 32 B reads cost %s", on ? "on" : "off",
+                   on ? "1 RD (one sector) and 2 RD (two sectors)" : "2 RD each (whole lines)");
+        TAP_OK(g2 && g3 && memcmp(g2->rep.data + 32, d.fs.b + 0x40000 + (1u << 13) + 32, 32) == 0 &&
+                   memcmp(g3->rep.data + 16, d.fs.b + 0x40000 + (2u << 13) + 16, 32) == 0,
+               "sector_fetch %s: partial reads return the store's bytes", on ? "on" : "off");
+        drv_fini(&d);
+    }
+}
+
 static void test_masked_writes(void)
 {
     struct drv d;
@@ -732,6 +783,7 @@ int main(void)
         {"round_robin", test_round_robin},
         {"credits", test_credits},
         {"masked writes", test_masked_writes},
+        {"sector_fetch", test_sector_fetch},
         {"writeback_and_host", test_writeback_and_host},
         {"random_reference_determinism", test_random},
         {"fault_timing", test_fault_timing},

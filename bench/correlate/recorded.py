@@ -24,6 +24,12 @@ workload may have a row per network; --network picks one kind, e.g.
 
 compares gpusim's input-queued crossbar with GPGPU-Sim on 3.2.2's network.
 gpusim runs each (workload, size) once, whatever the number of its rows.
+recorded_gg_stock.csv holds stock GPGPU-Sim 4.2 runs (SM2_GTX480 as
+shipped, no appended configuration), the partner of the preset
+gtx480-gpgpusim42 (docs/correlation.md, session 20):
+
+  recorded.py --recorded recorded_gg_stock.csv -c gtx480-gpgpusim42 --stats-dir out/s42
+
 Python 3.6+, standard library only.
 """
 import argparse

@@ -473,6 +473,41 @@ bool l2_pop_reply(struct l2 *l, struct mem_reply *out, cycle_t cycle)
     return true;
 }
 
+/* NOTE(sector-fetch): the 32-byte sectors a request needs from DRAM (bit k =
+ * bytes 32k..32k+31): a read its bytes, an atomic its lanes' words, any
+ * other request (a write that fetches its line) the whole line. With
+ * l2.sector_fetch the memory partition charges a line read one full DRAM
+ * column access per sector of its MSHR entry's requests as it leaves
+ * (mempart.c), which is what GPGPU-Sim 4.x's sectored L2 costs with a
+ * 64-byte DRAM atom: each 32-byte sector miss is its own DRAM request of
+ * one atom, so a whole-line miss reads 256 bytes' worth of bursts for 128
+ * bytes of data. The L2 itself stays line-granular: tags, valid bytes,
+ * MSHR entries, fills and replies are per line, the fill brings the whole
+ * line's bytes (the backing store is read at line granularity), and a
+ * later access to a sector the fill was not charged for hits, where 4.x
+ * would miss once more; 4.x's per-sector MSHR entries and per-sector reply
+ * packets are not modelled. Off (default), a line read is one 128-byte
+ * request, as 3.x's unsectored L2. */
+static uint8_t req_sectors(const struct l2 *l, const struct mem_req *rq)
+{
+    uint32_t off = mem_line_off(rq->addr);
+    uint8_t m = 0;
+    switch (rq->op) {
+    case MEM_OP_READ:
+        for (uint32_t b = off & ~31u; b < off + rq->size; b += 32)
+            m |= (uint8_t)(1u << (b / 32));
+        return m;
+    case MEM_OP_ATOMIC: {
+        unsigned es = atom_es(l, &rq->atom);
+        for (uint32_t k = 0; k < rq->atom.n_lanes; k++)
+            m |= (uint8_t)(1u << (rq->atom.off[k] / 32)) | (uint8_t)(1u << ((rq->atom.off[k] + es - 1) / 32));
+        return m;
+    }
+    default:
+        return 0xF;
+    }
+}
+
 bool l2_pop_dram_req(struct l2 *l, struct l2_dram_req *out, cycle_t cycle)
 {
     (void)cycle;
@@ -486,8 +521,13 @@ bool l2_pop_dram_req(struct l2 *l, struct l2_dram_req *out, cycle_t cycle)
             uint32_t n = mshr_count(&l->mshr, (uint32_t)e);
             out->merges = (uint16_t)n;
             out->t_create_sum = 0;
-            for (uint32_t k = 0; k < n; k++)
-                out->t_create_sum += ((const struct l2_pend *)mshr_slot(&l->mshr, (uint32_t)e, k))->u.req.t_create;
+            uint8_t sec = 0;
+            for (uint32_t k = 0; k < n; k++) {
+                const struct mem_req *rq = &((const struct l2_pend *)mshr_slot(&l->mshr, (uint32_t)e, k))->u.req;
+                out->t_create_sum += rq->t_create;
+                sec |= req_sectors(l, rq);
+            }
+            out->sectors = sec ? sec : 0xF;
         }
     }
     return true;
@@ -524,6 +564,7 @@ static void missq_push(struct l2 *l, uint64_t line_addr, bool wb, const uint64_t
     m->r.space = who->space;
     m->r.t_create = who->t_create;
     m->r.merges = wb ? 0 : 1;
+    m->r.sectors = 0xF;
     if (wb) {
         m->r.mask[0] = mask[0];
         m->r.mask[1] = mask[1];

@@ -83,6 +83,7 @@ struct l2_cfg {
     uint64_t victim_tags;  /* l2.victim_tags (entries per slice; 0 = off) */
     uint64_t victim_tags_assoc; /* l2.victim_tags_assoc (ways per victim-tag set; 0 = fully associative) */
     bool locality_stats;   /* l2.locality_stats: split hits by last accessor SM (docs/vws.md) */
+    bool sector_fetch;     /* l2.sector_fetch: a line read costs one DRAM column access per 32 B sector it needs */
 };
 
 extern const struct cfg_section l2_cfg_section;
@@ -114,7 +115,9 @@ struct l2_dram_req {
     uint16_t warp;                /* its warp slot (MEM_WARP_NONE = none) */
     uint16_t merges;              /* read: requests in the L2 MSHR entry when it left the L2 (>= 1); 0 for writes */
     uint32_t cta;                 /* its linear CTA id */
-    uint32_t pad_;
+    uint8_t sectors;              /* read: 32 B sectors its MSHR entry's requests touch as it leaves (bit k =
+                                     bytes 32k..32k+31; l2.sector_fetch, NOTE(sector-fetch) in l2.c); else 0xF */
+    uint8_t pad_[3];
     uint64_t t_create;            /* its creation cycle at the SM (mem_req.t_create) */
     uint64_t t_create_sum;        /* read: sum of t_create over the MSHR entry's requests as it left
                                      (SM pipeline cycles; MSHR-S+A ages, docs/dram.md) */

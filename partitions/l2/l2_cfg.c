@@ -37,6 +37,10 @@ static const struct cfg_key l2_keys[] = {
      "victim-tag entries per slice recording replaced lines, counting misses that would have hit (0 = off)"},
     {"victim_tags_assoc", CFG_UINT, offsetof(struct l2_cfg, victim_tags_assoc), 0, 65536, "0", NULL,
      "ways per victim-tag set, FIFO within a set (0 = one fully associative FIFO)"},
+    {"sector_fetch", CFG_BOOL, offsetof(struct l2_cfg, sector_fetch), 0, 0, "false", NULL,
+     "true: a line read costs DRAM one full column access (dram.bus_bytes x dram.burst) per 32 B sector its "
+     "requests touch, as GPGPU-Sim 4.x's sectored L2 with a 64 B DRAM atom (the L2 stays line-granular; "
+     "docs/l2.md)"},
     {"locality_stats", CFG_BOOL, offsetof(struct l2_cfg, locality_stats), 0, 0, "false", NULL,
      "split L2 hits into intra-core (the line's last accessor was the same SM) and inter-core "
      "(simulation-only shadow map per slice; docs/vws.md)"},

@@ -265,6 +265,7 @@ void mempart_init(struct mempart *mp, const struct mempart_cfg *cfg, const struc
     SIM_ASSERT(col_bytes && MEM_LINE_BYTES % col_bytes == 0, "mempart %u: %llu-byte column commands",
                a->channel, (unsigned long long)col_bytes);
     mp->cols_per_line = (uint32_t)(MEM_LINE_BYTES / col_bytes);
+    mp->sector_fetch = l2cfg->sector_fetch;
     dram_set_trace(&mp->dram, dram_cmd_hook, mp);
 
     /* NOTE(credits): the spec's count, dram.queue + dram.return_queue - 1
@@ -525,7 +526,11 @@ static void stage_admit(struct mempart *mp, uint64_t d)
         mp->store.read_line(mp->store.ctx, lr.line_addr, local_line, x->data);
 
     uint32_t bytes = MEM_LINE_BYTES;
-    if (lr.is_write) {
+    if (!lr.is_write && mp->sector_fetch) {
+        /* NOTE(sector-fetch) in l2.c: one full column access per 32 B sector */
+        uint32_t cb = MEM_LINE_BYTES / mp->cols_per_line, per = (32 + cb - 1) / cb;
+        bytes = (uint32_t)__builtin_popcount(lr.sectors) * per * cb;
+    } else if (lr.is_write) {
         /* NOTE(masked-write): a write carries only the column chunks its
          * byte mask touches (GDDR data masks cover the rest), as GPGPU-Sim
          * sends a write of its request's size: a forwarded 4-byte store

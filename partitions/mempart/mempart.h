@@ -147,6 +147,7 @@ struct mempart {
     ps_t l2_period_ps;                 /* L2 clock period (ps) */
     ps_t dram_period_ps;               /* DRAM clock period (ps) */
     uint32_t cols_per_line;            /* DRAM column commands per 128 B line (commands) */
+    bool sector_fetch;                 /* l2.sector_fetch: reads cost a column access per 32 B sector (NOTE(sector-fetch)) */
 
     /* units */
     struct l2 l2[MEMPART_SUBS];        /* the two slices; instance = channel * 2 + sub */

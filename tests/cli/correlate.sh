@@ -188,6 +188,13 @@ expect_exit 0 "recorded.py --network 3.2.2" -- \
 ! grep -q "| 2000 |" "$TMP/out"
 ok $? "--network 3.2.2 leaves out the 4.2 row"
 contains "$TMP/out" "| yes | 11:8:8:8 | 3.2.2 |" "and keeps the 3.2.2 row"
+# the committed stock-4.2 file (partner of gtx480-gpgpusim42) parses and runs
+expect_exit 0 "recorded.py on recorded_gg_stock.csv with the 4.2 preset" -- \
+  python3 "$C/recorded.py" --recorded "$C/recorded_gg_stock.csv" -c gtx480-gpgpusim42 --gpusim "$GPUSIM" \
+  --stats-dir "$TMP/rs42" --only sgemm
+contains "$TMP/out" "| sgemm | tiny |" "the stock sgemm row"
+contains "$TMP/out" "| 88310 |" "with 4.2's recorded cycles"
+contains "$TMP/out" "config gtx480-gpgpusim42" "against the 4.2 preset"
 printf 'workload,size,gg_cycles,gg_queues,gg_verified,kernels,from,notes\nnosuch,tiny,100,8:8:8:8,yes,,test,\n' >"$TMP/rec_bad.csv"
 expect_exit 1 "recorded.py: a gpusim run that fails" -- \
   python3 "$C/recorded.py" --recorded "$TMP/rec_bad.csv" --gpusim "$GPUSIM" --stats-dir "$TMP/rs2"
