@@ -56,5 +56,20 @@ for w in ii transpose; do
   ok $? "$w with xbar_iq: tick_every_cycle gives the same statistics as idle skipping"
 done
 grep -q '"icnt_iq.request.packets"' "$TMP/iq-ii-1.json"; ok $? "the switch's statistics are in the file"
+# gtx480-gpgpusim42: the L1D access queue (l1d.access_latency), low
+# bank-group indexing and the sector-costed DRAM reads (l2.sector_fetch)
+# together; transpose loads all three
+for v in 1 3 t; do
+  x=(--threads "$v"); [ "$v" = t ] && x=(--threads 1 -o sim.tick_every_cycle=true)
+  "$GPUSIM" run transpose --size tiny -q --pin none -c gtx480-gpgpusim42 -o sim.mode=timing "${x[@]}" \
+    --stats "$TMP/g42-$v.json" >/dev/null 2>"$TMP/g42-$v.err"
+  ok $? "transpose with gtx480-gpgpusim42, $v runs and verifies"
+done
+cmp -s <(nohost "$TMP/g42-1.json") <(nohost "$TMP/g42-3.json")
+ok $? "gtx480-gpgpusim42: --threads 3 byte-identical to --threads 1"
+python3 -c 'import json, sys; a, b = (json.load(open(f))["stats"] for f in sys.argv[1:]); sys.exit(a != b)' \
+  "$TMP/g42-1.json" "$TMP/g42-t.json"
+ok $? "gtx480-gpgpusim42: tick_every_cycle gives the same statistics as idle skipping"
+grep -q '"ldst.aq_full"' "$TMP/g42-1.json"; ok $? "the access queue's statistics are in the file"
 ls "$TMP" | grep -q '\.tmp\.'; [ $? -ne 0 ]; ok $? "no temporary stats file left behind"
 finish
