@@ -39,37 +39,34 @@ cmp -s <(nohost "$TMP/gtsc-1.json") <(nohost "$TMP/gtsc-3.json")
 ok $? "G-TSC with timestamp resets: statistics for --threads 3 are byte-identical to --threads 1"
 python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["stats"]["total"]["l2.gtsc_resets"]["total"] == 0)' \
   "$TMP/gtsc-1.json"; ok $? "... and the run took a timestamp reset"
-# icnt.topology = xbar_iq: every flit crosses the switch's own partition
-# (sim/icnt/iq_unit.c); ii (atomics queued at hot slices) and transpose
-# (strided misses) load it; threads 1, 3 and tick_every_cycle agree
-for w in ii transpose; do
+# same_3t TAG LABEL WORKLOAD GPUSIM-ARGS...: the run verifies with threads 1,
+# 3 and tick_every_cycle; threads 3 is byte-identical to threads 1, and
+# every-cycle ticking gives the same statistics as idle skipping
+same_3t() {
+  local tag=$1 label=$2 w=$3; shift 3
   for v in 1 3 t; do
     x=(--threads "$v"); [ "$v" = t ] && x=(--threads 1 -o sim.tick_every_cycle=true)
-    "$GPUSIM" run $w --size tiny -q --pin none -o sim.mode=timing -o icnt.topology=xbar_iq "${x[@]}" \
-      --stats "$TMP/iq-$w-$v.json" >/dev/null 2>"$TMP/iq-$w-$v.err"
-    ok $? "$w with xbar_iq, $v runs and verifies"
+    "$GPUSIM" run "$w" --size tiny -q --pin none -o sim.mode=timing "$@" "${x[@]}" \
+      --stats "$TMP/$tag-$v.json" >/dev/null 2>"$TMP/$tag-$v.err"
+    ok $? "$w with $label, $v runs and verifies"
   done
-  cmp -s <(nohost "$TMP/iq-$w-1.json") <(nohost "$TMP/iq-$w-3.json")
-  ok $? "$w with xbar_iq: --threads 3 byte-identical to --threads 1"
+  cmp -s <(nohost "$TMP/$tag-1.json") <(nohost "$TMP/$tag-3.json")
+  ok $? "$w with $label: --threads 3 byte-identical to --threads 1"
   python3 -c 'import json, sys; a, b = (json.load(open(f))["stats"] for f in sys.argv[1:]); sys.exit(a != b)' \
-    "$TMP/iq-$w-1.json" "$TMP/iq-$w-t.json"
-  ok $? "$w with xbar_iq: tick_every_cycle gives the same statistics as idle skipping"
+    "$TMP/$tag-1.json" "$TMP/$tag-t.json"
+  ok $? "$w with $label: tick_every_cycle gives the same statistics as idle skipping"
+}
+# icnt.topology = xbar_iq: every flit crosses the switch's own partition
+# (sim/icnt/iq_unit.c); ii (atomics queued at hot slices) and transpose
+# (strided misses) load it
+for w in ii transpose; do
+  same_3t "iq-$w" xbar_iq "$w" -o icnt.topology=xbar_iq
 done
 grep -q '"icnt_iq.request.packets"' "$TMP/iq-ii-1.json"; ok $? "the switch's statistics are in the file"
 # gtx480-gpgpusim42: the L1D access queue (l1d.access_latency), low
 # bank-group indexing and the sector-costed DRAM reads (l2.sector_fetch)
 # together; transpose loads all three
-for v in 1 3 t; do
-  x=(--threads "$v"); [ "$v" = t ] && x=(--threads 1 -o sim.tick_every_cycle=true)
-  "$GPUSIM" run transpose --size tiny -q --pin none -c gtx480-gpgpusim42 -o sim.mode=timing "${x[@]}" \
-    --stats "$TMP/g42-$v.json" >/dev/null 2>"$TMP/g42-$v.err"
-  ok $? "transpose with gtx480-gpgpusim42, $v runs and verifies"
-done
-cmp -s <(nohost "$TMP/g42-1.json") <(nohost "$TMP/g42-3.json")
-ok $? "gtx480-gpgpusim42: --threads 3 byte-identical to --threads 1"
-python3 -c 'import json, sys; a, b = (json.load(open(f))["stats"] for f in sys.argv[1:]); sys.exit(a != b)' \
-  "$TMP/g42-1.json" "$TMP/g42-t.json"
-ok $? "gtx480-gpgpusim42: tick_every_cycle gives the same statistics as idle skipping"
+same_3t g42 gtx480-gpgpusim42 transpose -c gtx480-gpgpusim42
 grep -q '"ldst.aq_full"' "$TMP/g42-1.json"; ok $? "the access queue's statistics are in the file"
 ls "$TMP" | grep -q '\.tmp\.'; [ $? -ne 0 ]; ok $? "no temporary stats file left behind"
 finish
