@@ -109,7 +109,9 @@ struct icnt_net_cfg {
     uint64_t hop_latency;   /* icnt.hop_latency (icnt cycles per mesh hop) */
     uint64_t jitter;        /* icnt.jitter (icnt cycles): largest random extra latency per packet; 0 = off */
     uint64_t iq_buf_flits;  /* icnt.iq_buf_flits (flits): xbar_iq input buffer per source at the switch */
-    uint64_t iq_alloc_delay; /* icnt.iq_alloc_delay (icnt cycles): xbar_iq grant to head crossing */
+    uint64_t iq_alloc_delay; /* icnt.iq_alloc_delay (switch rounds; icnt cycles at speedup 1): xbar_iq grant
+                              * to head crossing */
+    uint64_t iq_speedup;    /* icnt.iq_speedup (switch rounds per icnt cycle): BookSim internal speedup */
 };
 
 extern const struct cfg_section icnt_net_cfg_section; /* part 2 of section "icnt" */
@@ -451,9 +453,12 @@ struct icnt_iq {
     uint32_t *out_lock;           /* [n] input whose packet holds output o (UINT32_MAX = free) */
     uint32_t *gptr;               /* [n] iSLIP grant pointer of output o */
     uint32_t *credits;            /* [n] credits for output o's destination FIFO (flits) */
-    uint64_t *in_last;            /* [n] cycle input i last moved a flit (one per cycle) */
-    uint64_t *out_ready;          /* [n] cycle the packet granted output o may move its head (NOTE(iq-alloc)) */
-    uint32_t alloc_delay;         /* icnt.iq_alloc_delay (icnt cycles) */
+    uint64_t *in_last;            /* [n] round input i last moved a flit (one per round) */
+    uint64_t *out_ready;          /* [n] round the packet granted output o may move its head (NOTE(iq-alloc)) */
+    uint64_t *out_free;           /* [n] icnt cycle output o's link takes its next flit (NOTE(iq-speedup)) */
+    uint64_t *cr_free;            /* [n] icnt cycle input i's credit link takes its next credit */
+    uint32_t alloc_delay;         /* icnt.iq_alloc_delay (switch rounds) */
+    uint32_t speedup;             /* icnt.iq_speedup (switch rounds per icnt cycle); round = cycle x speedup + k */
     uint64_t *req;                /* [n * req_words] bit i of output o: input i's head starts a packet
                                    * for o and is not granted yet */
     uint32_t *req_cnt;            /* [n] requests per output */
@@ -475,7 +480,8 @@ void icnt_iq_fini(struct icnt_iq *q);
 void icnt_iq_flit_arrive(struct icnt_iq *q, const struct icnt_flit *f, const void *payload, cycle_t cycle);
 /* A credit from destination dst (its FIFO for the switch freed a slot). */
 void icnt_iq_credit(struct icnt_iq *q, uint32_t dst, cycle_t cycle);
-/* Switch at most one flit per input and per output; next cycle with work or CYCLE_NEVER. */
+/* icnt.iq_speedup rounds, each switching at most one flit per input and per
+ * output; next cycle with work or CYCLE_NEVER. */
 uint64_t icnt_iq_tick(struct icnt_iq *q, cycle_t cycle);
 bool icnt_iq_idle(const struct icnt_iq *q);
 void icnt_iq_check(const struct icnt_iq *q);

@@ -40,8 +40,13 @@ const struct cfg_key icnt_net_cfg_keys[] = {
      "xbar_iq: input buffer per source at the switch (flits; GPGPU-Sim 3.x vc_buf_size 8); the switch "
      "holds this plus icnt.min_latency for the credit loop (docs/icnt.md)"},
     {"iq_alloc_delay", CFG_UINT, offsetof(struct icnt_net_cfg, iq_alloc_delay), 0, 64, "1", NULL,
-     "xbar_iq: cycles from an output's grant (VC allocation) to its packet's head crossing, the output "
+     "xbar_iq: switch rounds (icnt cycles at icnt.iq_speedup 1) from an output's grant (VC allocation) to "
+     "its packet's head crossing, the output "
      "held meanwhile (BookSim, not speculative: switch allocation sw_alloc_delay 1 after VC allocation)"},
+    {"iq_speedup", CFG_UINT, offsetof(struct icnt_net_cfg, iq_speedup), 1, 4, "1", NULL,
+     "xbar_iq: switch rounds per interconnect cycle (BookSim internal_speedup: GPGPU-Sim 3.x 1, 4.x 2); "
+     "each round moves at most one flit per input and per output, the output links one flit per cycle "
+     "(NOTE(iq-speedup))"},
 };
 
 const unsigned icnt_net_cfg_n_keys = ARRAY_LEN(icnt_net_cfg_keys);

@@ -18,11 +18,30 @@
  * switch at about 59 % of its links' bandwidth; xbar (FIFOs per source at
  * each receiver) has no such cap.
  *
- * What it does not model: more than one VC, input or internal speedup,
- * BookSim's router pipeline beyond the allocation delay (the links carry
- * icnt.min_latency in all, NOTE(iq-links) in topology.c), and
- * BookSim's separate output buffers (the destination's receiver FIFO,
- * icnt.rx_fifo_flits, plays that part).
+ * What it does not model: more than one VC, input or output speedup,
+ * fractional internal speedups, BookSim's router pipeline beyond the
+ * allocation delay (the links carry icnt.min_latency in all, NOTE(iq-links)
+ * in topology.c), and BookSim's ejection buffers (the destination's
+ * receiver FIFO, icnt.rx_fifo_flits, plays that part).
+ *
+ * NOTE(iq-speedup): icnt.iq_speedup S is BookSim's internal speedup (the
+ * router's internal step runs S times per cycle; GPGPU-Sim 4.x's
+ * config_fermi_islip.icnt has 2.0, 3.x's 1.0). Each interconnect cycle has
+ * S switch rounds, numbered cycle x S + k; grants, the allocation delay
+ * (icnt.iq_alloc_delay, in rounds) and the one-flit-per-round limit of
+ * inputs and outputs count rounds. A flit that crosses goes into its
+ * output's queue at the switch, which sends one flit per cycle onto the
+ * link (BookSim's output buffer, unbounded there: here the destination's
+ * credits, taken at the crossing, bound it); out_free is the cycle the
+ * link is next free, so the queue needs no storage and its flits keep
+ * their order. Likewise the input's credit link returns one credit per
+ * cycle (BookSim queues a credit per internal step and sends one per
+ * cycle). So with S = 2 a lone packet crosses in its arrival cycle (grant
+ * in round 0, head in round 1), an input drains its FIFO at up to 2 flits
+ * per cycle, and an output freed by a tail starts the next packet one
+ * cycle later instead of two: head-of-line blocking mostly disappears,
+ * which is what 4.x's network has. With S = 1 every flit leaves in the
+ * cycle it crosses, as before the key existed.
  *
  * NOTE(iq-buffer): the sender's credits count the input FIFO, and a credit
  * returns over the two links (icnt.min_latency cycles) after its flit left
@@ -33,8 +52,9 @@
  * NOTE(iq-alloc): BookSim's router (not speculative, vc_alloc_delay 1,
  * sw_alloc_delay 1, routing precomputed) allocates the output VC to a head
  * in one cycle and the switch in the next. The grant here is the VC
- * allocation and the head crosses icnt.iq_alloc_delay = 1 cycle later;
- * the output is held meanwhile. So an output freed by a tail at t moves
+ * allocation and the head crosses icnt.iq_alloc_delay = 1 round later
+ * (rounds are cycles at icnt.iq_speedup 1, as in the numbers below); the
+ * output is held meanwhile. So an output freed by a tail at t moves
  * the next head at t + 2, and an input that sent a tail at t sends its
  * next head at t + 2 at the earliest (BookSim: the tail's switch
  * allocation at t frees the VC, the next head is VC-allocated at t + 1
@@ -45,7 +65,7 @@
  * allocation does), so a packet granted while its destination is full
  * moves as soon as the first credit is back.
  *
- * Hot path: no allocation; a tick scans the outputs once and, for a free
+ * Hot path: no allocation; each round scans the outputs once and, for a free
  * output with requests, its request bitmask from the grant pointer.
  */
 #include <stdlib.h>
@@ -82,6 +102,9 @@ void icnt_iq_init(struct icnt_iq *q, const struct icnt_iq_args *a)
     q->req = xcalloc((size_t)q->n * q->req_words, sizeof *q->req);
     q->req_cnt = xcalloc(q->n, sizeof *q->req_cnt);
     q->alloc_delay = (uint32_t)a->cfg->iq_alloc_delay;
+    q->speedup = a->cfg->iq_speedup ? (uint32_t)a->cfg->iq_speedup : 1;
+    q->out_free = xcalloc(q->n, sizeof *q->out_free);
+    q->cr_free = xcalloc(q->n, sizeof *q->cr_free);
     for (uint32_t o = 0; o < q->n; o++) {
         q->out_lock[o] = UINT32_MAX;
         q->credits[o] = q->out_cap;
@@ -105,6 +128,8 @@ void icnt_iq_fini(struct icnt_iq *q)
     free(q->credits);
     free(q->in_last);
     free(q->out_ready);
+    free(q->out_free);
+    free(q->cr_free);
     free(q->req);
     free(q->req_cnt);
     *q = (struct icnt_iq){0};
@@ -158,9 +183,9 @@ void icnt_iq_credit(struct icnt_iq *q, uint32_t dst, cycle_t cycle)
 
 /* The input output o grants: round-robin from its pointer, the first input
  * requesting o (its head flit starts a packet for o) that has not moved a
- * flit this cycle; UINT32_MAX when none. Scans o's request bitmask from
+ * flit this round; UINT32_MAX when none. Scans o's request bitmask from
  * the pointer's word, wrapping once. */
-static uint32_t iq_grant(const struct icnt_iq *q, uint32_t o, cycle_t cycle)
+static uint32_t iq_grant(const struct icnt_iq *q, uint32_t o, uint64_t round)
 {
     const uint64_t *m = q->req + (size_t)o * q->req_words;
     uint32_t start = q->gptr[o];
@@ -176,22 +201,17 @@ static uint32_t iq_grant(const struct icnt_iq *q, uint32_t o, cycle_t cycle)
         while (bits) {
             uint32_t i = (w << 6) + (uint32_t)__builtin_ctzll(bits);
             bits &= bits - 1;
-            if (q->in_last[i] != cycle)
+            if (q->in_last[i] != round)
                 return i;
         }
     }
     return UINT32_MAX;
 }
 
-uint64_t icnt_iq_tick(struct icnt_iq *q, cycle_t cycle)
+/* One switch round: every output grants or moves at most one flit. */
+static bool iq_round(struct icnt_iq *q, cycle_t cycle, uint64_t round, uint64_t *next)
 {
-#ifndef NDEBUG
-    icnt_iq_check(q);
-#endif
-    if (q->n_held == 0)
-        return CYCLE_NEVER;
     bool moved = false;
-    uint64_t next = CYCLE_NEVER; /* earliest end of an allocation delay */
     for (uint32_t o = 0; o < q->n; o++) {
         uint32_t s = q->out_lock[o];
         if (s == UINT32_MAX) {
@@ -199,12 +219,12 @@ uint64_t icnt_iq_tick(struct icnt_iq *q, cycle_t cycle)
              * not a credit; moving a flit (switch allocation) needs one. */
             if (!q->req_cnt[o])
                 continue;
-            s = iq_grant(q, o, cycle);
+            s = iq_grant(q, o, round);
             if (s == UINT32_MAX)
                 continue;
             req_clear(q, o, s);
             q->out_lock[o] = s;
-            q->out_ready[o] = cycle + q->alloc_delay;
+            q->out_ready[o] = round + q->alloc_delay;
             uint64_t w = cycle - q->farr[(size_t)s * q->cap + q->fhead[s]];
             stat_avg_add(&q->st.wait, w);
             if (w > q->st.wait_max)
@@ -212,9 +232,11 @@ uint64_t icnt_iq_tick(struct icnt_iq *q, cycle_t cycle)
         } else if (q->fcount[s] == 0) {
             continue; /* the packet's next flit is still on the link */
         }
-        if (cycle < q->out_ready[o]) {
+        if (round < q->out_ready[o]) {
             /* NOTE(iq-alloc): the head waits out the allocation pipeline */
-            next = q->out_ready[o] < next ? q->out_ready[o] : next;
+            uint64_t c = q->out_ready[o] / q->speedup; /* this cycle: a later round moves it */
+            if (c > cycle && c < *next)
+                *next = c;
             continue;
         }
         if (q->credits[o] == 0)
@@ -226,11 +248,17 @@ uint64_t icnt_iq_tick(struct icnt_iq *q, cycle_t cycle)
         q->n_held--;
         if (q->fcount[s] && icnt_flit_is_tail(&f)) /* the next packet's head reaches the front */
             req_set(q, q->fl[(size_t)s * q->cap + q->fhead[s]].dst, s);
-        q->in_last[s] = cycle;
+        q->in_last[s] = round;
         q->credits[o]--;
         q->st.flits++;
         moved = true;
-        q->send_credit(q->ctx, s, q->ep, cycle + icnt_topo_lat(q->topo, q->ep, s));
+        /* NOTE(iq-speedup): one credit per cycle back to the source, one
+         * flit per cycle onto the output's link (always this cycle at S = 1) */
+        uint64_t cr = cycle > q->cr_free[s] ? cycle : q->cr_free[s];
+        q->cr_free[s] = cr + 1;
+        q->send_credit(q->ctx, s, q->ep, cr + icnt_topo_lat(q->topo, q->ep, s));
+        uint64_t dep = cycle > q->out_free[o] ? cycle : q->out_free[o];
+        q->out_free[o] = dep + 1;
         bool tail = icnt_flit_is_tail(&f);
         /* The forwarded flit comes from the switch (the destination's FIFO
          * and credits are the switch's); dst, seq and t_inject travel on. */
@@ -240,13 +268,27 @@ uint64_t icnt_iq_tick(struct icnt_iq *q, cycle_t cycle)
         const void *payload = NULL;
         if (tail) /* non-NULL on the tail even without payload bytes (as icnt_tx) */
             payload = q->pay + idx * (q->payload_bytes ? q->payload_bytes : 1);
-        q->send_flit(q->ctx, &f, payload, cycle + icnt_topo_lat(q->topo, q->ep, o));
+        q->send_flit(q->ctx, &f, payload, dep + icnt_topo_lat(q->topo, q->ep, o));
         if (tail) {
             q->out_lock[o] = UINT32_MAX;
             q->gptr[o] = s + 1 == q->n ? 0 : s + 1;
             q->st.packets++;
         }
     }
+    return moved;
+}
+
+uint64_t icnt_iq_tick(struct icnt_iq *q, cycle_t cycle)
+{
+#ifndef NDEBUG
+    icnt_iq_check(q);
+#endif
+    if (q->n_held == 0)
+        return CYCLE_NEVER;
+    bool moved = false;
+    uint64_t next = CYCLE_NEVER; /* earliest end of an allocation delay */
+    for (uint32_t k = 0; k < q->speedup && q->n_held; k++)
+        moved |= iq_round(q, cycle, (uint64_t)cycle * q->speedup + k, &next);
     /* Nothing moved: the state changes only when a flit or a credit
      * arrives, which wakes the switch. */
     if (moved && q->n_held && cycle + 1 < next)

@@ -106,4 +106,7 @@ expect_exit 2 "xbar_iq with a 4-flit input buffer is refused" -- "$GPUSIM" confi
 contains "$TMP/err" "icnt.iq_buf_flits" "the message names icnt.iq_buf_flits"
 expect_exit 0 "xbar_iq with the defaults resolves" -- "$GPUSIM" config --show gtx480 -o icnt.topology=xbar_iq
 grep -Eq '^icnt\.iq_alloc_delay *= *1' "$TMP/out"; ok $? "icnt.iq_alloc_delay defaults to 1"
+grep -Eq '^icnt\.iq_speedup *= *1' "$TMP/out"; ok $? "icnt.iq_speedup defaults to 1"
+expect_exit 2 "icnt.iq_speedup 5 is refused (range 1-4)" -- "$GPUSIM" config --show gtx480 -o icnt.iq_speedup=5
+contains "$TMP/err" "icnt.iq_speedup" "the message names icnt.iq_speedup"
 finish
