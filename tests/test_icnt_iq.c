@@ -432,56 +432,45 @@ static void test_grant_without_credit(void)
     free(n);
 }
 
-/* One source streams 1-flit packets to one destination: with d = 1 an
- * input starts a packet every other cycle (grant, move, grant, ...). */
-static void test_stream(void)
+/* One source (SM 2) streams eight 1-flit packets to one destination
+ * (sub-partition 7), all pushed at cycle 0, at internal speedup S; packet k
+ * must be delivered at first + step x k. */
+static void stream_run(uint64_t S, uint64_t first, uint64_t step)
 {
     struct icnt_net_cfg c;
     iq_cfg(&c, 1);
+    c.iq_speedup = S;
     struct net *n = calloc(1, sizeof *n);
     net_init(n, &c, 64);
     uint64_t id[8];
     for (int i = 0; i < 8; i++)
         id[i] = net_push(n, 2, 7, 1, 0);
     run_until_idle(n, 0, 200);
-    /* Packet k leaves SM 2 at k, reaches the switch at k + 4; the switch
-     * grants at 4, 6, 8, ... (input busy in between) and moves one cycle
-     * later: packet k delivered at 4 + 2k + 1 + 4 = 9 + 2k. */
     int good = 1;
     for (int i = 0; i < 8; i++)
-        good &= dlv_cycle(n, id[i]) == 9u + 2u * (uint64_t)i;
-    TAP_OK(good, "1-flit packets delivered at 9, 11, ..., 23 (first %llu, last %llu)",
-       (unsigned long long)dlv_cycle(n, id[0]), (unsigned long long)dlv_cycle(n, id[7]));
-    TAP_OK(n->iq.st.packets == 8 && n->iq.st.flits == 8, "switch statistics: 8 packets, 8 flits");
-    TAP_OK(n->conservation_errs == 0, "credits conserved");
+        good &= dlv_cycle(n, id[i]) == first + step * (uint64_t)i;
+    TAP_OK(good, "S = %llu: 1-flit packets delivered at %llu, %llu, ..., %llu (first %llu, last %llu)",
+           (unsigned long long)S, (unsigned long long)first, (unsigned long long)(first + step),
+           (unsigned long long)(first + 7 * step), (unsigned long long)dlv_cycle(n, id[0]),
+           (unsigned long long)dlv_cycle(n, id[7]));
+    TAP_OK(n->iq.st.packets == 8 && n->iq.st.flits == 8, "S = %llu: switch statistics: 8 packets, 8 flits",
+           (unsigned long long)S);
+    TAP_OK(n->conservation_errs == 0, "S = %llu: credits conserved", (unsigned long long)S);
     net_fini(n);
     free(n);
 }
+
+/* With d = 1 an input starts a packet every other cycle (grant, move,
+ * grant, ...): packet k leaves SM 2 at k, reaches the switch at k + 4; the
+ * switch grants at 4, 6, 8, ... (input busy in between) and moves one
+ * cycle later: packet k delivered at 4 + 2k + 1 + 4 = 9 + 2k. */
+static void test_stream(void) { stream_run(1, 9, 2); }
 
 /* At icnt.iq_speedup 2 the same stream crosses the switch in the cycle it
  * arrives: grant in round 2(k + 4), head in round 2(k + 4) + 1, and the
  * output is free again for the next packet's grant one round later.
  * Packet k is delivered at k + 4 + 4 = 8 + k, as xbar would. */
-static void test_speedup_stream(void)
-{
-    struct icnt_net_cfg c;
-    iq_cfg(&c, 1);
-    c.iq_speedup = 2;
-    struct net *n = calloc(1, sizeof *n);
-    net_init(n, &c, 64);
-    uint64_t id[8];
-    for (int i = 0; i < 8; i++)
-        id[i] = net_push(n, 2, 7, 1, 0);
-    run_until_idle(n, 0, 200);
-    int good = 1;
-    for (int i = 0; i < 8; i++)
-        good &= dlv_cycle(n, id[i]) == 8u + (uint64_t)i;
-    TAP_OK(good, "S = 2: 1-flit packets delivered at 8, 9, ..., 15 (first %llu, last %llu)",
-           (unsigned long long)dlv_cycle(n, id[0]), (unsigned long long)dlv_cycle(n, id[7]));
-    TAP_OK(n->conservation_errs == 0, "credits conserved");
-    net_fini(n);
-    free(n);
-}
+static void test_speedup_stream(void) { stream_run(2, 8, 1); }
 
 /* Random many-to-many traffic: every packet delivered once, per source in
  * push order at each destination, credits conserved, and the same log
