@@ -26,6 +26,7 @@
 #include "partitions/l2/l2.h"
 #include "sim/cfg/config.h"
 #include "sim/func/fpu.h"
+#include "sim/icnt/icnt.h"
 #include "sim/mem/mshr.h"
 #include "sim/mem/tagarray.h"
 #include "sim/ptx/ir.h"
@@ -747,6 +748,64 @@ static void test_dram_req_sectors(void)
     h_fini(&h);
 }
 
+/* NOTE(sector-replies): with l2.sector_replies a 128-byte read miss leaves
+ * as four sector packets, lowest sector first, one per L2 cycle from the
+ * cycle the whole reply leaves without the key; a 64-byte read at byte 32
+ * as two (sectors 1 and 2); a 4-byte read and an atomic whole. Each packet
+ * carries its sector's bytes and is 2 flits (8 + 32 bytes) instead of 5. */
+static void sector_run(bool on, struct h *h)
+{
+    struct l2_cfg c;
+    l2_cfg_defaults(&c);
+    c.sector_replies = on;
+    h_init(h, &c, 0, 10);
+    struct mem_req r = rd(1, 0x1000, 128);
+    h_push(h, &r);
+    h_run_to(h, 100);
+    r = rd(2, 0x2000 + 32, 64);
+    h_push(h, &r);
+    h_run_to(h, 200);
+    r = rd(3, 0x3000 + 8, 4);
+    h_push(h, &r);
+    h_run_to(h, 300);
+    uint8_t offs[1] = {4};
+    uint32_t b[1] = {7};
+    r = atom_add(4, 0x4000, 1, offs, b);
+    h_push(h, &r);
+    h_run_to(h, 400);
+}
+
+static void test_sector_replies(void)
+{
+    struct h off, on;
+    sector_run(false, &off);
+    sector_run(true, &on);
+    struct icnt_net_cfg net;
+    icnt_net_cfg_defaults(&net);
+    TAP_EQ_U64(off.nr, 4, "key off: four replies");
+    TAP_OK(off.rlog[0].part == 0 && off.rlog[0].parts == 0 && icnt_reply_flits(&net, &off.rlog[0]) == 5,
+           "key off: the line read is one 5-flit reply");
+    TAP_EQ_U64(on.nr, 8, "key on: 4 + 2 + 1 + 1 packets");
+    int good = 1;
+    for (int k = 0; k < 4; k++)
+        good &= on.rlog[k].id == 1 && on.rlog[k].part == 1u << k && on.rlog[k].parts == 0xF &&
+                on.rcyc[k] == off.rcyc[0] + (uint64_t)k && icnt_reply_flits(&net, &on.rlog[k]) == 2 &&
+                !memcmp(on.rlog[k].data + 32 * k, on.dram + 0x1000 + 32 * k, 32);
+    TAP_OK(good, "line read: sectors 0..3 at %llu..%llu, one per cycle, 2 flits each, each with its bytes",
+           (unsigned long long)off.rcyc[0], (unsigned long long)off.rcyc[0] + 3);
+    TAP_OK(on.rlog[4].id == 2 && on.rlog[4].part == 2 && on.rlog[5].part == 4 && on.rlog[5].parts == 6 &&
+               on.rcyc[4] == off.rcyc[1] && on.rcyc[5] == off.rcyc[1] + 1,
+           "64-byte read at byte 32: sectors 1 and 2 at %llu and %llu", (unsigned long long)on.rcyc[4],
+           (unsigned long long)on.rcyc[5]);
+    TAP_OK(on.rlog[6].id == 3 && on.rlog[6].part == 0 && on.rcyc[6] == off.rcyc[2], "4-byte read: one whole reply");
+    TAP_OK(on.rlog[7].id == 4 && on.rlog[7].part == 0 && on.rcyc[7] == off.rcyc[3] &&
+               !memcmp(&on.rlog[7].data, &off.rlog[3].data, sizeof on.rlog[7].data),
+           "atomic: one whole reply, the same old value");
+    TAP_OK(l2_idle(&on.l), "slice idle after the last sector");
+    h_fini(&off);
+    h_fini(&on);
+}
+
 static void test_dirty_eviction_and_lru(void)
 {
     struct l2_cfg c;
@@ -1249,6 +1308,7 @@ int main(void)
     test_write_miss_byte_mask();
     test_atomics();
     test_dram_req_sectors();
+    test_sector_replies();
     test_dirty_eviction_and_lru();
     test_mshr_full_hol();
     test_miss_queue_full();

@@ -114,6 +114,7 @@ void l2_init(struct l2 *l, const struct l2_cfg *cfg, const struct l2_init_args *
     l->fq = xcalloc(q, sizeof *l->fq);
     idx_ring_init(&l->rq_r, q);
     l->rq = xcalloc(q, sizeof *l->rq);
+    l->sector_replies = cfg->sector_replies;
     /* A hit's reply waits in the data port for n cycles; the port serialises
      * hits, so at most ceil(1 + 1/n) replies are in it at once: 2 suffice. */
     idx_ring_init(&l->sq_r, 2);
@@ -463,13 +464,60 @@ bool l2_push_late(struct l2 *l, const struct mem_req *req, cycle_t cycle, cycle_
     return true;
 }
 
-bool l2_pop_reply(struct l2 *l, struct mem_reply *out, cycle_t cycle)
+/* NOTE(sector-replies): with l2.sector_replies a read reply whose bytes
+ * span k > 1 32-byte sectors leaves the reply queue as k packets, lowest
+ * sector first, one per L2 cycle (the queue's one-reply-per-cycle pop), each
+ * carrying one sector (mem_reply.part = its bit, .parts = all k bits; its
+ * wire payload is 32 bytes, memreq.c) and the whole line's data, of which
+ * the SM keeps the sector's bytes. GPGPU-Sim 4.x splits every request of a
+ * sectored L2 into sector requests at the sub-partition's input
+ * (breakdown_request_to_sector_requests) and returns each sector as its own
+ * reply, which the L1 reassembles (its SECTOR_ASSOC MSHR's pending_read);
+ * the sector packets are 1-flit packets with 40-byte flits, each
+ * allocated through the router on its own. Here the split is at the
+ * output only: the slice's queues, tags, MSHRs and data port still work on
+ * the whole request, so the queue holds lines, not sectors (4.x's 64
+ * entries are 16 lines; a quarter of the depth changed bfs by 0.5 %,
+ * docs/correlation.md session 21). Atomics, write acks and single-sector
+ * reads are not split. The SM's side: NOTE(sector-replies) in sim/sm/sm.c. */
+static uint8_t reply_sectors(const struct mem_reply *r)
 {
-    if (l->rq_r.n == 0 || l->last_pop == cycle + 1)
+    uint32_t off = mem_line_off(r->addr);
+    uint8_t m = 0;
+    for (uint32_t b = off & ~31u; b < off + r->size; b += 32)
+        m |= (uint8_t)(1u << (b / 32));
+    return m;
+}
+
+/* The next reply l2_pop_reply would give (a sector part of the head when
+ * splitting); false when the queue is empty. */
+bool l2_peek_reply(const struct l2 *l, struct mem_reply *out)
+{
+    if (l->rq_r.n == 0)
         return false;
     *out = l->rq[l->rq_r.head];
-    idx_ring_pop(&l->rq_r);
+    if (!l->sector_replies || out->op != MEM_OP_READ || out->size == 0)
+        return true;
+    uint8_t all = reply_sectors(out);
+    if (__builtin_popcount(all) < 2)
+        return true;
+    uint8_t left = l->rq_left ? l->rq_left : all;
+    out->parts = all;
+    out->part = (uint8_t)(left & -left);
+    return true;
+}
+
+bool l2_pop_reply(struct l2 *l, struct mem_reply *out, cycle_t cycle)
+{
+    if (l->last_pop == cycle + 1 || !l2_peek_reply(l, out))
+        return false;
     l->last_pop = cycle + 1; /* one reply per L2 cycle [GPGPU-Sim] */
+    if (out->part) {
+        l->rq_left = (uint8_t)((l->rq_left ? l->rq_left : out->parts) & ~out->part);
+        if (l->rq_left)
+            return true; /* NOTE(sector-replies): the head stays for its next sector */
+    }
+    idx_ring_pop(&l->rq_r);
     return true;
 }
 

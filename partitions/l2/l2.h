@@ -84,6 +84,7 @@ struct l2_cfg {
     uint64_t victim_tags_assoc; /* l2.victim_tags_assoc (ways per victim-tag set; 0 = fully associative) */
     bool locality_stats;   /* l2.locality_stats: split hits by last accessor SM (docs/vws.md) */
     bool sector_fetch;     /* l2.sector_fetch: a line read costs one DRAM column access per 32 B sector it needs */
+    bool sector_replies;   /* l2.sector_replies: read replies leave one packet per 32 B sector (NOTE(sector-replies)) */
 };
 
 extern const struct cfg_section l2_cfg_section;
@@ -303,6 +304,8 @@ struct l2 {
     uint64_t port_free;    /* first cycle the data port is free */
     uint64_t fill_free;    /* first cycle the fill port is free */
     uint64_t last_pop;     /* cycle+1 of the last reply pop (one per cycle) */
+    bool sector_replies;   /* l2.sector_replies */
+    uint8_t rq_left;       /* sectors of the reply-queue head still to pop (0 = none popped yet) */
     uint64_t last_tick;    /* last cycle ticked (MSHR occupancy accounting) */
     bool ticked;           /* last_tick is valid */
 
@@ -326,6 +329,9 @@ bool l2_push(struct l2 *l, const struct mem_req *req, cycle_t cycle);
 bool l2_push_late(struct l2 *l, const struct mem_req *req, cycle_t cycle, cycle_t late);
 /* One reply per cycle from the reply queue; false when none is ready. */
 bool l2_pop_reply(struct l2 *l, struct mem_reply *out, cycle_t cycle);
+/* The reply the next l2_pop_reply gives (with l2.sector_replies, a sector
+ * of the head); false when the reply queue is empty. */
+bool l2_peek_reply(const struct l2 *l, struct mem_reply *out);
 
 /* DRAM side. Pop the next request of the L2->DRAM queue. The caller must
  * apply a write-back to the backing store, and take a read's bytes from the

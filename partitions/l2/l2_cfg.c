@@ -41,6 +41,9 @@ static const struct cfg_key l2_keys[] = {
      "true: a line read costs DRAM one full column access (dram.bus_bytes x dram.burst) per 32 B sector its "
      "requests touch, as GPGPU-Sim 4.x's sectored L2 with a 64 B DRAM atom (the L2 stays line-granular; "
      "docs/l2.md)"},
+    {"sector_replies", CFG_BOOL, offsetof(struct l2_cfg, sector_replies), 0, 0, "false", NULL,
+     "true: a read reply covering several 32 B sectors leaves as one packet per sector, one per L2 cycle, "
+     "and the SM reassembles them, as GPGPU-Sim 4.x's sectored L2 (NOTE(sector-replies), docs/l2.md)"},
     {"locality_stats", CFG_BOOL, offsetof(struct l2_cfg, locality_stats), 0, 0, "false", NULL,
      "split L2 hits into intra-core (the line's last accessor was the same SM) and inter-core "
      "(simulation-only shadow map per slice; docs/vws.md)"},

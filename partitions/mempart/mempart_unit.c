@@ -118,17 +118,23 @@ uint64_t mpu_dev_of(const struct addrmap *map, const struct pagetable *pt, unsig
 
 /* ------------------------------------------------------------ needs */
 
-/* NOTE(reply_peek): mempart/l2 have no peek of the reply-queue head; the
- * head's size is read from the slice's public ring so that a reply is popped
- * only when its whole packet fits the injection buffer ([GPGPU-Sim] checks
- * the head's response size before popping). An l2_peek_reply would remove
- * this. */
+/* NOTE(reply_peek): a reply is popped only when its whole packet fits the
+ * injection buffer ([GPGPU-Sim] checks the head's response size before
+ * popping). The head is read from the slice's public ring; with
+ * l2.sector_replies, l2_peek_reply gives the sector packet the next pop
+ * would give (a copy, so only then). */
 static bool reply_head_flits(const struct mpu_part *p, unsigned s, uint32_t *flits)
 {
     const struct l2 *l = &p->mp.l2[s];
     if (l->rq_r.n == 0)
         return false;
-    *flits = icnt_reply_flits(p->sh->net_cfg, &l->rq[l->rq_r.head]);
+    if (!l->sector_replies) {
+        *flits = icnt_reply_flits(p->sh->net_cfg, &l->rq[l->rq_r.head]);
+        return true;
+    }
+    struct mem_reply r;
+    l2_peek_reply(l, &r);
+    *flits = icnt_reply_flits(p->sh->net_cfg, &r);
     return true;
 }
 

@@ -146,6 +146,8 @@ struct mem_reply {
     uint8_t n_lanes;/* atomic: old values carried */
     uint8_t cflags; /* MEM_RF_* (coherence) */
     uint16_t warp;  /* the request's warp (coherence: whose warp_ts the reply raises) */
+    uint8_t part;   /* l2.sector_replies: this packet's 32 B sector (bit k = bytes 32k..32k+31); 0 = whole */
+    uint8_t parts;  /* l2.sector_replies: every sector of the reply (the SM reassembles them) */
     uint32_t wts;   /* G-TSC: the line's write timestamp (read, write ack, atomic) */
     uint32_t rts;   /* G-TSC: the end of the lease handed out */
     uint32_t gen;   /* G-TSC: the slice's timestamp generation (resets it has taken, NOTE(gtsc-reset)) */

@@ -533,10 +533,60 @@ static void cta_check(struct sm *s)
 
 /* --------------------------------------------------------------- the tick */
 
+/* NOTE(sector-replies): with l2.sector_replies the L2 returns a read that
+ * spans k > 1 sectors as k packets (NOTE(sector-replies) in
+ * partitions/l2/l2.c), and the SM hands the read to its cache only when
+ * the last has arrived, as GPGPU-Sim 4.x's L1 with its SECTOR_ASSOC MSHRs
+ * fills a line when its pending sector reads reach zero. A packet takes
+ * its ejection-buffer place like any other (4.x's response FIFO holds
+ * sector replies too); a packet that does not complete its read frees its
+ * place at once, its sector's bytes copied into the partial entry keyed by
+ * (id, address). The packet that completes it stays at the buffer's head
+ * until the cache takes the assembled reply; copying its sector again is
+ * harmless. Entries live in a fixed table (n_part_cap: every read the SM
+ * can have outstanding); at most a few are in use, so lookups scan them. */
+static const struct mem_reply *part_take(struct sm *s, const struct mem_reply *rep, struct sm_part **done)
+{
+    struct sm_part *e = NULL;
+    for (uint32_t i = 0; i < s->n_part; i++)
+        if (s->part[i].r.id == rep->id && s->part[i].r.addr == rep->addr) {
+            e = &s->part[i];
+            break;
+        }
+    if (!e) {
+        SIM_ASSERT(s->n_part < s->n_part_cap, "sm[%u]: more than %u replies partly received", s->id,
+                   s->n_part_cap);
+        e = &s->part[s->n_part++];
+        e->got = 0;
+        e->r = *rep;
+        e->r.part = e->r.parts = 0;
+        if (s->n_part > s->st.parts_max)
+            s->st.parts_max = s->n_part;
+    }
+    uint32_t k = (uint32_t)__builtin_ctz(rep->part);
+    memcpy(e->r.data + 32u * k, rep->data + 32u * k, 32);
+    if (!(e->got & rep->part))
+        s->st.reply_parts++;
+    e->got |= rep->part;
+    if (e->got != rep->parts)
+        return NULL;
+    *done = e;
+    return &e->r;
+}
+
 static void replies(struct sm *s, uint64_t c)
 {
     while (s->ej_n) {
         const struct mem_reply *rep = &s->eject[s->ej_head];
+        struct sm_part *done = NULL;
+        if (rep->part) {
+            rep = part_take(s, rep, &done);
+            if (!rep) { /* NOTE(sector-replies): more sectors to come */
+                s->ej_head = (s->ej_head + 1) % s->n_eject;
+                s->ej_n--;
+                continue;
+            }
+        }
         bool ok;
         if (!(rep->id & L1D_ID_FILL) && (rep->id & SM_ID_INST)) {
             struct mem_reply r = *rep;
@@ -548,6 +598,8 @@ static void replies(struct sm *s, uint64_t c)
             s->st.eject_full++;
             return;
         }
+        if (done) /* the assembled read left: free its entry (order of the table does not matter) */
+            *done = s->part[--s->n_part];
         s->ej_head = (s->ej_head + 1) % s->n_eject;
         s->ej_n--;
     }
@@ -721,6 +773,14 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig, port_is_l1_load, port_score};
     s->n_eject = (uint32_t)sh->cfg->sm.eject_buf;
     s->eject = eng_alloc(ctx, s->n_eject * sizeof *s->eject);
+    if (sh->cfg->l2.sector_replies) {
+        /* NOTE(sector-replies): every read the SM can have outstanding: an
+         * MSHR entry's fill each, and up to a warp's 32 transactions for
+         * each memory instruction that reads around the L1D */
+        s->n_part_cap = (uint32_t)(sh->cfg->l1d.mshr + sh->cfg->l1i.mshr + sh->cfg->l1c.mshr +
+                                   32u * sh->cfg->sm.memop_pool);
+        s->part = eng_alloc(ctx, s->n_part_cap * sizeof *s->part);
+    }
     s->n_mo = (uint32_t)sh->cfg->sm.memop_pool;
     s->mo = eng_alloc(ctx, s->n_mo * sizeof *s->mo);
     s->mo_free = eng_alloc(ctx, s->n_mo * sizeof *s->mo_free);
@@ -772,6 +832,11 @@ void sm_stats_register(struct sm *s, struct stats *reg)
                   "cycles a reply waited in the ejection buffer for its cache");
     stats_counter(reg, g, i, "req_stall", &s->st.req_stall,
                   "cycles a request waited for room in the injection buffer");
+    if (s->part) { /* l2.sector_replies only: the statistics of the baseline do not change */
+        stats_counter(reg, g, i, "reply_parts", &s->st.reply_parts,
+                      "sector packets received and reassembled (NOTE(sector-replies))");
+        stats_max(reg, g, i, "parts_max", &s->st.parts_max, "most read replies partly received at once");
+    }
     stats_counter(reg, g, i, "sb_reserved", &s->sb.n_reserved, "scoreboard register reservations");
     wsched_stats_register(&s->sched, reg, "sm.sched", i * (int)s->sched.n_sched);
     opcoll_stats_register(&s->oc, reg, "sm.oc", i);

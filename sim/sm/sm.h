@@ -126,6 +126,14 @@ struct sm_stats {
     uint64_t warps;          /* warps launched */
     uint64_t eject_full;     /* cycles a reply waited in the ejection buffer for its cache */
     uint64_t req_stall;      /* cycles a request waited for room in the injection buffer */
+    uint64_t reply_parts;    /* l2.sector_replies: sector packets received (NOTE(sector-replies)) */
+    uint64_t parts_max;      /* l2.sector_replies: most replies partly received at once */
+};
+
+/* A read reply partly received as sector packets (NOTE(sector-replies)). */
+struct sm_part {
+    uint8_t got;           /* sectors received */
+    struct mem_reply r;    /* the reply being assembled (header of the first packet) */
 };
 
 struct sm {
@@ -157,6 +165,8 @@ struct sm {
     struct mem_reply *eject;      /* [n_eject] ejection buffer (ring) */
     uint32_t n_eject;             /* sm.eject_buf (packets) */
     uint32_t ej_head, ej_n;
+    struct sm_part *part;         /* [n_part_cap] replies partly received (l2.sector_replies; else NULL) */
+    uint32_t n_part, n_part_cap;  /* entries in use (unordered), capacity */
     struct memop *mo;             /* [n_mo] memory instructions before the LD/ST latch (free: mo_free) */
     uint32_t *mo_free;            /* [n_mo] */
     uint32_t n_mo;                /* sm.memop_pool (entries) */
