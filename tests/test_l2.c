@@ -783,22 +783,24 @@ static void test_sector_replies(void)
     struct icnt_net_cfg net;
     icnt_net_cfg_defaults(&net);
     TAP_EQ_U64(off.nr, 4, "key off: four replies");
-    TAP_OK(off.rlog[0].part == 0 && off.rlog[0].parts == 0 && icnt_reply_flits(&net, &off.rlog[0]) == 5,
+    TAP_OK(mem_reply_part(&off.rlog[0]) == 0 && off.rlog[0].sect == 0 && icnt_reply_flits(&net, &off.rlog[0]) == 5,
            "key off: the line read is one 5-flit reply");
     TAP_EQ_U64(on.nr, 8, "key on: 4 + 2 + 1 + 1 packets");
     int good = 1;
     for (int k = 0; k < 4; k++)
-        good &= on.rlog[k].id == 1 && on.rlog[k].part == 1u << k && on.rlog[k].parts == 0xF &&
-                on.rcyc[k] == off.rcyc[0] + (uint64_t)k && icnt_reply_flits(&net, &on.rlog[k]) == 2 &&
+        good &= on.rlog[k].id == 1 && mem_reply_part(&on.rlog[k]) == 1u << k && mem_reply_parts(&on.rlog[k]) == 0xF &&
+                on.rcyc[k] == off.rcyc[0] + (uint64_t)k && icnt_flits(&net, 32) == 2 &&
                 !memcmp(on.rlog[k].data + 32 * k, on.dram + 0x1000 + 32 * k, 32);
     TAP_OK(good, "line read: sectors 0..3 at %llu..%llu, one per cycle, 2 flits each, each with its bytes",
            (unsigned long long)off.rcyc[0], (unsigned long long)off.rcyc[0] + 3);
-    TAP_OK(on.rlog[4].id == 2 && on.rlog[4].part == 2 && on.rlog[5].part == 4 && on.rlog[5].parts == 6 &&
+    TAP_OK(on.rlog[4].id == 2 && mem_reply_part(&on.rlog[4]) == 2 && mem_reply_part(&on.rlog[5]) == 4 &&
+               mem_reply_parts(&on.rlog[5]) == 6 &&
                on.rcyc[4] == off.rcyc[1] && on.rcyc[5] == off.rcyc[1] + 1,
            "64-byte read at byte 32: sectors 1 and 2 at %llu and %llu", (unsigned long long)on.rcyc[4],
            (unsigned long long)on.rcyc[5]);
-    TAP_OK(on.rlog[6].id == 3 && on.rlog[6].part == 0 && on.rcyc[6] == off.rcyc[2], "4-byte read: one whole reply");
-    TAP_OK(on.rlog[7].id == 4 && on.rlog[7].part == 0 && on.rcyc[7] == off.rcyc[3] &&
+    TAP_OK(on.rlog[6].id == 3 && on.rlog[6].sect == 0 && on.rcyc[6] == off.rcyc[2], "4-byte read: one whole reply");
+    TAP_OK(on.rlog[7].id == 4 && mem_reply_part(&on.rlog[7]) == 0 && on.rlog[7].n_lanes == 1 &&
+               on.rcyc[7] == off.rcyc[3] &&
                !memcmp(&on.rlog[7].data, &off.rlog[3].data, sizeof on.rlog[7].data),
            "atomic: one whole reply, the same old value");
     TAP_OK(l2_idle(&on.l), "slice idle after the last sector");

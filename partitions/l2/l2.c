@@ -467,8 +467,9 @@ bool l2_push_late(struct l2 *l, const struct mem_req *req, cycle_t cycle, cycle_
 /* NOTE(sector-replies): with l2.sector_replies a read reply whose bytes
  * span k > 1 32-byte sectors leaves the reply queue as k packets, lowest
  * sector first, one per L2 cycle (the queue's one-reply-per-cycle pop), each
- * carrying one sector (mem_reply.part = its bit, .parts = all k bits; its
- * wire payload is 32 bytes, memreq.c) and the whole line's data, of which
+ * carrying one sector (mem_reply.sect: all k sector bits and its own,
+ * mem_reply_part / mem_reply_parts; its wire payload is 32 bytes, sized by
+ * the memory partition) and the whole line's data, of which
  * the SM keeps the sector's bytes. GPGPU-Sim 4.x splits every request of a
  * sectored L2 into sector requests at the sub-partition's input
  * (breakdown_request_to_sector_requests) and returns each sector as its own
@@ -490,7 +491,7 @@ static uint8_t reply_sectors(const struct mem_reply *r)
 }
 
 /* The next reply l2_pop_reply would give (a sector part of the head when
- * splitting); false when the queue is empty. */
+ * splitting: mem_reply.sect); false when the queue is empty. */
 bool l2_peek_reply(const struct l2 *l, struct mem_reply *out)
 {
     if (l->rq_r.n == 0)
@@ -502,21 +503,33 @@ bool l2_peek_reply(const struct l2 *l, struct mem_reply *out)
     if (__builtin_popcount(all) < 2)
         return true;
     uint8_t left = l->rq_left ? l->rq_left : all;
-    out->parts = all;
-    out->part = (uint8_t)(left & -left);
+    out->sect = (uint8_t)(all | (left & -left) << 4);
     return true;
+}
+
+/* NOTE(sector-replies): the head's next sector; the head leaves with its last. */
+__attribute__((noinline, cold)) static void pop_sector(struct l2 *l, struct mem_reply *out)
+{
+    l2_peek_reply(l, out);
+    uint8_t part = mem_reply_part(out);
+    if (part) {
+        l->rq_left = (uint8_t)((l->rq_left ? l->rq_left : mem_reply_parts(out)) & ~part);
+        if (l->rq_left)
+            return;
+    }
+    idx_ring_pop(&l->rq_r);
 }
 
 bool l2_pop_reply(struct l2 *l, struct mem_reply *out, cycle_t cycle)
 {
-    if (l->last_pop == cycle + 1 || !l2_peek_reply(l, out))
+    if (l->rq_r.n == 0 || l->last_pop == cycle + 1)
         return false;
     l->last_pop = cycle + 1; /* one reply per L2 cycle [GPGPU-Sim] */
-    if (out->part) {
-        l->rq_left = (uint8_t)((l->rq_left ? l->rq_left : out->parts) & ~out->part);
-        if (l->rq_left)
-            return true; /* NOTE(sector-replies): the head stays for its next sector */
+    if (__builtin_expect(l->sector_replies, 0)) {
+        pop_sector(l, out);
+        return true;
     }
+    *out = l->rq[l->rq_r.head];
     idx_ring_pop(&l->rq_r);
     return true;
 }

@@ -123,18 +123,21 @@ uint64_t mpu_dev_of(const struct addrmap *map, const struct pagetable *pt, unsig
  * popping). The head is read from the slice's public ring; with
  * l2.sector_replies, l2_peek_reply gives the sector packet the next pop
  * would give (a copy, so only then). */
+__attribute__((noinline, cold)) static uint32_t sector_head_flits(const struct mpu_part *p, const struct l2 *l)
+{
+    struct mem_reply r;
+    l2_peek_reply(l, &r);
+    /* a sector packet carries 32 bytes (NOTE(sector-replies) in l2.c) */
+    return mem_reply_part(&r) ? icnt_flits(p->sh->net_cfg, 32) : icnt_reply_flits(p->sh->net_cfg, &r);
+}
+
 static bool reply_head_flits(const struct mpu_part *p, unsigned s, uint32_t *flits)
 {
     const struct l2 *l = &p->mp.l2[s];
     if (l->rq_r.n == 0)
         return false;
-    if (!l->sector_replies) {
-        *flits = icnt_reply_flits(p->sh->net_cfg, &l->rq[l->rq_r.head]);
-        return true;
-    }
-    struct mem_reply r;
-    l2_peek_reply(l, &r);
-    *flits = icnt_reply_flits(p->sh->net_cfg, &r);
+    *flits = __builtin_expect(l->sector_replies, 0) ? sector_head_flits(p, l)
+                                                    : icnt_reply_flits(p->sh->net_cfg, &l->rq[l->rq_r.head]);
     return true;
 }
 

@@ -73,7 +73,7 @@ uint32_t icnt_reply_flits(const struct icnt_net_cfg *c, const struct mem_reply *
      * other registered kinds size themselves. */
     if (rep->op >= MEM_OP_COUNT)
         return icnt_kind_reply_flits(c, rep);
-    uint32_t payload = (rep->op == MEM_OP_WRITE || rep->op == MEM_OP_WRITEBACK) ? 0u : rep->part ? 32u : rep->size;
+    uint32_t payload = (rep->op == MEM_OP_WRITE || rep->op == MEM_OP_WRITEBACK) ? 0u : rep->size;
     return icnt_flits(c, payload);
 }
 

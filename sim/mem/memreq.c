@@ -16,9 +16,8 @@ static uint32_t req_none(const struct mem_req *r)
     (void)r;
     return 0;
 }
-/* Reads and atomics return rep->size bytes (a read's sector packet 32,
- * NOTE(sector-replies) in partitions/l2/l2.c); write acks nothing. */
-static uint32_t rep_size(const struct mem_reply *r) { return r->part ? 32u : r->size; }
+/* Reads and atomics return rep->size bytes; write acks nothing. */
+static uint32_t rep_size(const struct mem_reply *r) { return r->size; }
 static uint32_t rep_none(const struct mem_reply *r)
 {
     (void)r;

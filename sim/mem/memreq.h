@@ -143,11 +143,13 @@ struct mem_reply {
     uint16_t src;   /* the request's src (destination of the reply) */
     uint8_t op;     /* the request's op */
     uint8_t size;   /* bytes of payload (read: request size; atomic: request size; write ack: 0) */
-    uint8_t n_lanes;/* atomic: old values carried */
+    union {
+        uint8_t n_lanes;/* atomic: old values carried */
+        uint8_t sect;   /* read, l2.sector_replies: bits 0-3 every sector of the reply, bits 4-7 this
+                           packet's sector; 0 = the whole reply (NOTE(sector-replies) in l2.c) */
+    };
     uint8_t cflags; /* MEM_RF_* (coherence) */
     uint16_t warp;  /* the request's warp (coherence: whose warp_ts the reply raises) */
-    uint8_t part;   /* l2.sector_replies: this packet's 32 B sector (bit k = bytes 32k..32k+31); 0 = whole */
-    uint8_t parts;  /* l2.sector_replies: every sector of the reply (the SM reassembles them) */
     uint32_t wts;   /* G-TSC: the line's write timestamp (read, write ack, atomic) */
     uint32_t rts;   /* G-TSC: the end of the lease handed out */
     uint32_t gen;   /* G-TSC: the slice's timestamp generation (resets it has taken, NOTE(gtsc-reset)) */
@@ -155,6 +157,19 @@ struct mem_reply {
                                      slot k at data[k * es]; timestamped kinds: struct mem_body_ts
                                      at data[0] */
 };
+
+/* l2.sector_replies (NOTE(sector-replies) in partitions/l2/l2.c): the
+ * 32-byte sector a read's packet carries (bit k = bytes 32k..32k+31; 0 =
+ * the whole reply), every sector of that read, and the packet's payload on
+ * the wire (32 bytes for a sector). */
+static inline uint8_t mem_reply_part(const struct mem_reply *r)
+{
+    return r->op == MEM_OP_READ ? (uint8_t)(r->sect >> 4) : 0;
+}
+static inline uint8_t mem_reply_parts(const struct mem_reply *r)
+{
+    return r->op == MEM_OP_READ ? (uint8_t)(r->sect & 0xFu) : 0;
+}
 
 /* ------------------------------------------------------------- kind registry */
 

@@ -545,7 +545,8 @@ static void cta_check(struct sm *s)
  * until the cache takes the assembled reply; copying its sector again is
  * harmless. Entries live in a fixed table (n_part_cap: every read the SM
  * can have outstanding); at most a few are in use, so lookups scan them. */
-static const struct mem_reply *part_take(struct sm *s, const struct mem_reply *rep, struct sm_part **done)
+__attribute__((noinline, cold)) static const struct mem_reply *part_take(struct sm *s, const struct mem_reply *rep,
+                                                                          struct sm_part **done)
 {
     struct sm_part *e = NULL;
     for (uint32_t i = 0; i < s->n_part; i++)
@@ -559,16 +560,17 @@ static const struct mem_reply *part_take(struct sm *s, const struct mem_reply *r
         e = &s->part[s->n_part++];
         e->got = 0;
         e->r = *rep;
-        e->r.part = e->r.parts = 0;
+        e->r.sect = 0; /* the assembled reply is whole */
         if (s->n_part > s->st.parts_max)
             s->st.parts_max = s->n_part;
     }
-    uint32_t k = (uint32_t)__builtin_ctz(rep->part);
+    uint8_t part = mem_reply_part(rep);
+    uint32_t k = (uint32_t)__builtin_ctz(part);
     memcpy(e->r.data + 32u * k, rep->data + 32u * k, 32);
-    if (!(e->got & rep->part))
+    if (!(e->got & part))
         s->st.reply_parts++;
-    e->got |= rep->part;
-    if (e->got != rep->parts)
+    e->got |= part;
+    if (e->got != mem_reply_parts(rep))
         return NULL;
     *done = e;
     return &e->r;
@@ -579,7 +581,7 @@ static void replies(struct sm *s, uint64_t c)
     while (s->ej_n) {
         const struct mem_reply *rep = &s->eject[s->ej_head];
         struct sm_part *done = NULL;
-        if (rep->part) {
+        if (rep->op == MEM_OP_READ && rep->sect) {
             rep = part_take(s, rep, &done);
             if (!rep) { /* NOTE(sector-replies): more sectors to come */
                 s->ej_head = (s->ej_head + 1) % s->n_eject;
