@@ -98,6 +98,30 @@ for f in "${files[@]}"; do
   [ -z "$abs" ]; ok $? "$name: cites no absolute path"
   [ -z "$abs" ] || echo "$abs" | sed 's/^/#   /'
 done
+# gtx480-gpgpusim42 returns reads as sector packets (l2.sector_replies,
+# NOTE(sector-replies)): with the key the SMs reassemble them and the
+# result still verifies; the reply network carries more packets; without
+# it the statistic does not exist (the baseline's statistics are unchanged).
+expect_exit 0 "gtx480-gpgpusim42: vectoradd with sector replies verifies" -- \
+  "$GPUSIM" run vectoradd --size tiny -q -o sim.mode=timing -c gtx480-gpgpusim42 --stats "$TMP/sr_on.json"
+expect_exit 0 "gtx480-gpgpusim42: vectoradd without them verifies" -- \
+  "$GPUSIM" run vectoradd --size tiny -q -o sim.mode=timing -c gtx480-gpgpusim42 -o l2.sector_replies=false \
+  --stats "$TMP/sr_off.json"
+python3 - "$TMP/sr_on.json" "$TMP/sr_off.json" >"$TMP/sr.txt" 2>&1 <<'PY'
+import json, sys
+on, off = (json.load(open(p))['stats']['total'] for p in sys.argv[1:3])
+def v(s, k):
+    x = s.get(k)
+    return x.get('total') if isinstance(x, dict) else x
+parts, pk_on, pk_off = v(on, 'sm.reply_parts'), v(on, 'icnt.reply.tx_packets'), v(off, 'icnt.reply.tx_packets')
+print(parts, pk_on, pk_off, v(off, 'sm.reply_parts'))
+# every line read becomes 4 packets: parts are a multiple of 4 here, and
+# the network carries 3 more packets per reassembled read
+ok = bool(parts) and parts % 4 == 0 and pk_on == pk_off + 3 * parts // 4 and v(off, 'sm.reply_parts') is None
+sys.exit(0 if ok else 1)
+PY
+ok $? "gtx480-gpgpusim42: sector packets reassembled, 3 more reply packets per line read, no statistic when off ($(cat "$TMP/sr.txt"))"
+
 doc="$SRC_DIR/docs/presets.md"
 abs=$(grep -nE "(^|[[:space:](\`\"'])/[A-Za-z]" "$doc")
 [ -z "$abs" ]; ok $? "docs/presets.md cites no absolute path"
