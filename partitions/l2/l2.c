@@ -464,6 +464,15 @@ bool l2_push_late(struct l2 *l, const struct mem_req *req, cycle_t cycle, cycle_
     return true;
 }
 
+/* Sectors (bit k = bytes 32k..32k+31) of the bytes off .. off + size - 1 of a line. */
+static uint8_t byte_sectors(uint32_t off, uint32_t size)
+{
+    uint8_t m = 0;
+    for (uint32_t b = off & ~31u; b < off + size; b += 32)
+        m |= (uint8_t)(1u << (b / 32));
+    return m;
+}
+
 /* NOTE(sector-replies): with l2.sector_replies a read reply whose bytes
  * span k > 1 32-byte sectors leaves the reply queue as k packets, lowest
  * sector first, one per L2 cycle (the queue's one-reply-per-cycle pop), each
@@ -481,15 +490,6 @@ bool l2_push_late(struct l2 *l, const struct mem_req *req, cycle_t cycle, cycle_
  * entries are 16 lines; a quarter of the depth changed bfs by 0.5 %,
  * docs/correlation.md session 21). Atomics, write acks and single-sector
  * reads are not split. The SM's side: NOTE(sector-replies) in sim/sm/sm.c. */
-static uint8_t reply_sectors(const struct mem_reply *r)
-{
-    uint32_t off = mem_line_off(r->addr);
-    uint8_t m = 0;
-    for (uint32_t b = off & ~31u; b < off + r->size; b += 32)
-        m |= (uint8_t)(1u << (b / 32));
-    return m;
-}
-
 /* The next reply l2_pop_reply would give (a sector part of the head when
  * splitting: mem_reply.sect); false when the queue is empty. */
 bool l2_peek_reply(const struct l2 *l, struct mem_reply *out)
@@ -499,7 +499,7 @@ bool l2_peek_reply(const struct l2 *l, struct mem_reply *out)
     *out = l->rq[l->rq_r.head];
     if (!l->sector_replies || out->op != MEM_OP_READ || out->size == 0)
         return true;
-    uint8_t all = reply_sectors(out);
+    uint8_t all = byte_sectors(mem_line_off(out->addr), out->size);
     if (__builtin_popcount(all) < 2)
         return true;
     uint8_t left = l->rq_left ? l->rq_left : all;
@@ -551,13 +551,10 @@ bool l2_pop_reply(struct l2 *l, struct mem_reply *out, cycle_t cycle)
  * request, as 3.x's unsectored L2. */
 static uint8_t req_sectors(const struct l2 *l, const struct mem_req *rq)
 {
-    uint32_t off = mem_line_off(rq->addr);
     uint8_t m = 0;
     switch (rq->op) {
     case MEM_OP_READ:
-        for (uint32_t b = off & ~31u; b < off + rq->size; b += 32)
-            m |= (uint8_t)(1u << (b / 32));
-        return m;
+        return byte_sectors(mem_line_off(rq->addr), rq->size);
     case MEM_OP_ATOMIC: {
         unsigned es = atom_es(l, &rq->atom);
         for (uint32_t k = 0; k < rq->atom.n_lanes; k++)

@@ -581,7 +581,7 @@ static void replies(struct sm *s, uint64_t c)
     while (s->ej_n) {
         const struct mem_reply *rep = &s->eject[s->ej_head];
         struct sm_part *done = NULL;
-        if (rep->op == MEM_OP_READ && rep->sect) {
+        if (mem_reply_part(rep)) {
             rep = part_take(s, rep, &done);
             if (!rep) { /* NOTE(sector-replies): more sectors to come */
                 s->ej_head = (s->ej_head + 1) % s->n_eject;
