@@ -490,6 +490,22 @@ static uint8_t byte_sectors(uint32_t off, uint32_t size)
  * entries are 16 lines; a quarter of the depth changed bfs by 0.5 %,
  * docs/correlation.md session 21). Atomics, write acks and single-sector
  * reads are not split. The SM's side: NOTE(sector-replies) in sim/sm/sm.c. */
+/* mem_reply.sect of the next packet of the (non-empty) reply queue: 0 when
+ * the head leaves whole. No copy of the 160-byte head: the memory
+ * partition asks this for the head's size on every step. */
+uint8_t l2_head_sect(const struct l2 *l)
+{
+    const struct mem_reply *h = &l->rq[l->rq_r.head];
+    if (!l->sector_replies || h->op != MEM_OP_READ || h->size == 0)
+        return 0;
+    uint8_t all = byte_sectors(mem_line_off(h->addr), h->size);
+    if (all & (all - 1)) {      /* two sectors or more */
+        uint8_t left = l->rq_left ? l->rq_left : all;
+        return (uint8_t)(all | (left & -left) << 4);
+    }
+    return 0;
+}
+
 /* The next reply l2_pop_reply would give (a sector part of the head when
  * splitting: mem_reply.sect); false when the queue is empty. */
 bool l2_peek_reply(const struct l2 *l, struct mem_reply *out)
@@ -497,13 +513,9 @@ bool l2_peek_reply(const struct l2 *l, struct mem_reply *out)
     if (l->rq_r.n == 0)
         return false;
     *out = l->rq[l->rq_r.head];
-    if (!l->sector_replies || out->op != MEM_OP_READ || out->size == 0)
-        return true;
-    uint8_t all = byte_sectors(mem_line_off(out->addr), out->size);
-    if (__builtin_popcount(all) < 2)
-        return true;
-    uint8_t left = l->rq_left ? l->rq_left : all;
-    out->sect = (uint8_t)(all | (left & -left) << 4);
+    uint8_t s = l2_head_sect(l);
+    if (s)
+        out->sect = s;
     return true;
 }
 

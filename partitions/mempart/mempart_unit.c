@@ -121,14 +121,13 @@ uint64_t mpu_dev_of(const struct addrmap *map, const struct pagetable *pt, unsig
 /* NOTE(reply_peek): a reply is popped only when its whole packet fits the
  * injection buffer ([GPGPU-Sim] checks the head's response size before
  * popping). The head is read from the slice's public ring; with
- * l2.sector_replies, l2_peek_reply gives the sector packet the next pop
- * would give (a copy, so only then). */
+ * l2.sector_replies, l2_head_sect says whether the next pop gives a sector
+ * packet. */
 __attribute__((noinline, cold)) static uint32_t sector_head_flits(const struct mpu_part *p, const struct l2 *l)
 {
-    struct mem_reply r;
-    l2_peek_reply(l, &r);
     /* a sector packet carries 32 bytes (NOTE(sector-replies) in l2.c) */
-    return mem_reply_part(&r) ? icnt_flits(p->sh->net_cfg, 32) : icnt_reply_flits(p->sh->net_cfg, &r);
+    return l2_head_sect(l) >> 4 ? icnt_flits(p->sh->net_cfg, 32)
+                                : icnt_reply_flits(p->sh->net_cfg, &l->rq[l->rq_r.head]);
 }
 
 static bool reply_head_flits(const struct mpu_part *p, unsigned s, uint32_t *flits)

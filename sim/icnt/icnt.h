@@ -463,6 +463,7 @@ struct icnt_iq {
                                    * for o and is not granted yet */
     uint32_t *req_cnt;            /* [n] requests per output */
     uint32_t req_words;           /* 64-bit words per output mask */
+    uint64_t *act;                /* [req_words] bit o: output o is held by a packet or has requests */
     const struct icnt_topo *topo;
     icnt_send_flit_fn send_flit;
     void (*send_credit)(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive);

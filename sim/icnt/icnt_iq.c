@@ -65,8 +65,9 @@
  * allocation does), so a packet granted while its destination is full
  * moves as soon as the first credit is back.
  *
- * Hot path: no allocation; each round scans the outputs once and, for a free
- * output with requests, its request bitmask from the grant pointer.
+ * Hot path: no allocation; each round visits the active outputs (a mask)
+ * and, for a free output with requests, scans its request bitmask from the
+ * grant pointer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,7 @@ void icnt_iq_init(struct icnt_iq *q, const struct icnt_iq_args *a)
     q->req_words = (q->n + 63) / 64;
     q->req = xcalloc((size_t)q->n * q->req_words, sizeof *q->req);
     q->req_cnt = xcalloc(q->n, sizeof *q->req_cnt);
+    q->act = xcalloc(q->req_words, sizeof *q->act);
     q->alloc_delay = (uint32_t)a->cfg->iq_alloc_delay;
     q->speedup = a->cfg->iq_speedup ? (uint32_t)a->cfg->iq_speedup : 1;
     q->out_free = xcalloc(q->n, sizeof *q->out_free);
@@ -132,6 +134,7 @@ void icnt_iq_fini(struct icnt_iq *q)
     free(q->cr_free);
     free(q->req);
     free(q->req_cnt);
+    free(q->act);
     *q = (struct icnt_iq){0};
 }
 
@@ -139,6 +142,7 @@ static void req_set(struct icnt_iq *q, uint32_t o, uint32_t i)
 {
     q->req[(size_t)o * q->req_words + (i >> 6)] |= 1ull << (i & 63);
     q->req_cnt[o]++;
+    q->act[o >> 6] |= 1ull << (o & 63);
 }
 
 static void req_clear(struct icnt_iq *q, uint32_t o, uint32_t i)
@@ -208,71 +212,90 @@ static uint32_t iq_grant(const struct icnt_iq *q, uint32_t o, uint64_t round)
     return UINT32_MAX;
 }
 
-/* One switch round: every output grants or moves at most one flit. */
+/* Output o's turn in a round: grant an input or move one flit of the
+ * packet holding o; true when a flit moved. */
+static inline bool iq_output(struct icnt_iq *q, uint32_t o, cycle_t cycle, uint64_t round, uint64_t *next)
+{
+    uint32_t s = q->out_lock[o];
+    if (s == UINT32_MAX) {
+        /* NOTE(iq-alloc): the grant (VC allocation) needs a free output,
+         * not a credit; moving a flit (switch allocation) needs one. */
+        if (!q->req_cnt[o])
+            return false;
+        s = iq_grant(q, o, round);
+        if (s == UINT32_MAX)
+            return false;
+        req_clear(q, o, s);
+        q->out_lock[o] = s;
+        q->out_ready[o] = round + q->alloc_delay;
+        uint64_t w = cycle - q->farr[(size_t)s * q->cap + q->fhead[s]];
+        stat_avg_add(&q->st.wait, w);
+        if (w > q->st.wait_max)
+            q->st.wait_max = w;
+    } else if (q->fcount[s] == 0) {
+        return false; /* the packet's next flit is still on the link */
+    }
+    if (round < q->out_ready[o]) {
+        /* NOTE(iq-alloc): the head waits out the allocation pipeline */
+        uint64_t c = q->out_ready[o] / q->speedup; /* this cycle: a later round moves it */
+        if (c > cycle && c < *next)
+            *next = c;
+        return false;
+    }
+    if (q->credits[o] == 0)
+        return false; /* woken by the destination's credit */
+    size_t idx = (size_t)s * q->cap + q->fhead[s];
+    struct icnt_flit f = q->fl[idx];
+    q->fhead[s] = q->fhead[s] + 1 == q->cap ? 0 : q->fhead[s] + 1;
+    q->fcount[s]--;
+    q->n_held--;
+    if (q->fcount[s] && icnt_flit_is_tail(&f)) /* the next packet's head reaches the front */
+        req_set(q, q->fl[(size_t)s * q->cap + q->fhead[s]].dst, s);
+    q->in_last[s] = round;
+    q->credits[o]--;
+    q->st.flits++;
+    /* NOTE(iq-speedup): one credit per cycle back to the source, one
+     * flit per cycle onto the output's link (always this cycle at S = 1) */
+    uint64_t cr = cycle > q->cr_free[s] ? cycle : q->cr_free[s];
+    q->cr_free[s] = cr + 1;
+    q->send_credit(q->ctx, s, q->ep, cr + icnt_topo_lat(q->topo, q->ep, s));
+    uint64_t dep = cycle > q->out_free[o] ? cycle : q->out_free[o];
+    q->out_free[o] = dep + 1;
+    bool tail = icnt_flit_is_tail(&f);
+    /* The forwarded flit comes from the switch (the destination's FIFO
+     * and credits are the switch's); dst, seq and t_inject travel on. */
+    f.src = (uint16_t)q->ep;
+    f.hop = f.dst;
+    f.late = 0;
+    const void *payload = NULL;
+    if (tail) /* non-NULL on the tail even without payload bytes (as icnt_tx) */
+        payload = q->pay + idx * (q->payload_bytes ? q->payload_bytes : 1);
+    q->send_flit(q->ctx, &f, payload, dep + icnt_topo_lat(q->topo, q->ep, o));
+    if (tail) {
+        q->out_lock[o] = UINT32_MAX;
+        q->gptr[o] = s + 1 == q->n ? 0 : s + 1;
+        q->st.packets++;
+    }
+    return true;
+}
+
+/* One switch round: every output grants or moves at most one flit, in
+ * output order. Only the outputs in q->act (held by a packet or
+ * requested) can do either; an output that becomes active during the round
+ * (a tail brings its input's next head to the front) takes its turn if it
+ * comes later in the order, as a scan of every output would give. */
 static bool iq_round(struct icnt_iq *q, cycle_t cycle, uint64_t round, uint64_t *next)
 {
     bool moved = false;
-    for (uint32_t o = 0; o < q->n; o++) {
-        uint32_t s = q->out_lock[o];
-        if (s == UINT32_MAX) {
-            /* NOTE(iq-alloc): the grant (VC allocation) needs a free output,
-             * not a credit; moving a flit (switch allocation) needs one. */
-            if (!q->req_cnt[o])
-                continue;
-            s = iq_grant(q, o, round);
-            if (s == UINT32_MAX)
-                continue;
-            req_clear(q, o, s);
-            q->out_lock[o] = s;
-            q->out_ready[o] = round + q->alloc_delay;
-            uint64_t w = cycle - q->farr[(size_t)s * q->cap + q->fhead[s]];
-            stat_avg_add(&q->st.wait, w);
-            if (w > q->st.wait_max)
-                q->st.wait_max = w;
-        } else if (q->fcount[s] == 0) {
-            continue; /* the packet's next flit is still on the link */
-        }
-        if (round < q->out_ready[o]) {
-            /* NOTE(iq-alloc): the head waits out the allocation pipeline */
-            uint64_t c = q->out_ready[o] / q->speedup; /* this cycle: a later round moves it */
-            if (c > cycle && c < *next)
-                *next = c;
-            continue;
-        }
-        if (q->credits[o] == 0)
-            continue; /* woken by the destination's credit */
-        size_t idx = (size_t)s * q->cap + q->fhead[s];
-        struct icnt_flit f = q->fl[idx];
-        q->fhead[s] = q->fhead[s] + 1 == q->cap ? 0 : q->fhead[s] + 1;
-        q->fcount[s]--;
-        q->n_held--;
-        if (q->fcount[s] && icnt_flit_is_tail(&f)) /* the next packet's head reaches the front */
-            req_set(q, q->fl[(size_t)s * q->cap + q->fhead[s]].dst, s);
-        q->in_last[s] = round;
-        q->credits[o]--;
-        q->st.flits++;
-        moved = true;
-        /* NOTE(iq-speedup): one credit per cycle back to the source, one
-         * flit per cycle onto the output's link (always this cycle at S = 1) */
-        uint64_t cr = cycle > q->cr_free[s] ? cycle : q->cr_free[s];
-        q->cr_free[s] = cr + 1;
-        q->send_credit(q->ctx, s, q->ep, cr + icnt_topo_lat(q->topo, q->ep, s));
-        uint64_t dep = cycle > q->out_free[o] ? cycle : q->out_free[o];
-        q->out_free[o] = dep + 1;
-        bool tail = icnt_flit_is_tail(&f);
-        /* The forwarded flit comes from the switch (the destination's FIFO
-         * and credits are the switch's); dst, seq and t_inject travel on. */
-        f.src = (uint16_t)q->ep;
-        f.hop = f.dst;
-        f.late = 0;
-        const void *payload = NULL;
-        if (tail) /* non-NULL on the tail even without payload bytes (as icnt_tx) */
-            payload = q->pay + idx * (q->payload_bytes ? q->payload_bytes : 1);
-        q->send_flit(q->ctx, &f, payload, dep + icnt_topo_lat(q->topo, q->ep, o));
-        if (tail) {
-            q->out_lock[o] = UINT32_MAX;
-            q->gptr[o] = s + 1 == q->n ? 0 : s + 1;
-            q->st.packets++;
+    for (uint32_t w = 0; w < q->req_words; w++) {
+        uint64_t bits = q->act[w];
+        while (bits) {
+            uint32_t b = (uint32_t)__builtin_ctzll(bits);
+            uint32_t o = (w << 6) + b;
+            moved |= iq_output(q, o, cycle, round, next);
+            if (q->out_lock[o] == UINT32_MAX && !q->req_cnt[o])
+                q->act[w] &= ~(1ull << b);
+            bits = b == 63 ? 0 : q->act[w] & (~0ull << (b + 1));
         }
     }
     return moved;
@@ -322,6 +345,9 @@ void icnt_iq_check(const struct icnt_iq *q)
         }
         SIM_ASSERT(cnt == q->req_cnt[o], "icnt_iq %u: output %u has %u requests, counter %u", q->ep, o, cnt,
                    q->req_cnt[o]);
+        bool act = (q->act[o >> 6] >> (o & 63)) & 1;
+        SIM_ASSERT(act == (q->out_lock[o] != UINT32_MAX || cnt > 0), "icnt_iq %u: output %u active bit %d", q->ep,
+                   o, act);
     }
 }
 
