@@ -27,7 +27,10 @@ What is compared, per kernel name (summed over its launches) and per run:
                 L2_total_cache_accesses / _misses (delta; 32 B sectors in 4.x)
   dram_rd/wr    64 B column commands: gpusim dram.rd_cmds / wr_cmds;
                 GPGPU-Sim n_rd+n_rd_L2_A / n_write+n_wr_bk over channels (delta)
-  row_hit       row-buffer hit rate: gpusim row_hits / (hits+misses+conflicts);
+  row_hit       row-buffer hit rate: gpusim row_hits / (hits+misses+conflicts),
+                per request; with l2.sector_fetch per column command (a request's
+                commands after its first hit its open row), since GPGPU-Sim 4.x's
+                sectored L2 sends each sector as its own DRAM request;
                 GPGPU-Sim sum over channels of Row_Buffer_Locality x n_req (delta)
 GPGPU-Sim prints memory and instruction counters cumulatively at the end of
 each kernel; the per-kernel values are differences of successive dumps.
@@ -162,6 +165,11 @@ def parse_gs(d):
     with open(os.path.join(d, 'stats.json')) as f:
         js = json.load(f)
     kern = collections.OrderedDict()
+    # With l2.sector_fetch every sector of a line read is its own DRAM
+    # column command, as each sector miss is its own DRAM request in
+    # GPGPU-Sim 4.x's sectored L2, whose row-buffer locality counts those
+    # requests: count row hits per command then, so both sides count alike.
+    per_cmd = str(js.get('config', {}).get('l2.sector_fetch', 'false')).lower() == 'true'
     for launch in js['stats']['kernels']:
         s = launch['stats']
 
@@ -179,8 +187,16 @@ def parse_gs(d):
         k['l2_miss'] += g('l2.misses')
         k['dram_rd'] += g('dram.rd_cmds')
         k['dram_wr'] += g('dram.wr_cmds')
-        k['row_hits'] += g('dram.row_hits')
-        k['row_acc'] += g('dram.row_hits') + g('dram.row_misses') + g('dram.row_conflicts')
+        reqs = g('dram.row_hits') + g('dram.row_misses') + g('dram.row_conflicts')
+        if per_cmd:
+            # one request of k sectors is k column commands to its open row:
+            # its first command is the hit, miss or conflict, the rest hit
+            cmds = g('dram.rd_cmds') + g('dram.wr_cmds')
+            k['row_hits'] += g('dram.row_hits') + max(cmds - reqs, 0)
+            k['row_acc'] += max(cmds, reqs)
+        else:
+            k['row_hits'] += g('dram.row_hits')
+            k['row_acc'] += reqs
     run = js.get('run', {})
     return {'kernels': kern, 'verdict': run.get('verdict', '?'), 'time': read_time(d),
             'config': js.get('config', {})}

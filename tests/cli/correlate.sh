@@ -49,6 +49,15 @@ chk('gs naive DRAM reads', ks['transpose_naive']['dram_rd'], 944)
 gg, gs = c.load_item(runs, 'reduction:tiny')
 chk('crashed GPGPU-Sim run is left out', len(gg), 0)
 chk('gpusim reduction launches', gs[0]['kernels']['reduce_u32']['launches'], 2)
+# row-buffer hits per request, or per column command with l2.sector_fetch
+import json, os, tempfile
+for sf, want in (('false', (3, 4)), ('true', (3 + 12, 16))):
+    d = tempfile.mkdtemp()
+    st = {'dram.row_hits': 3, 'dram.row_misses': 1, 'dram.row_conflicts': 0, 'dram.rd_cmds': 14, 'dram.wr_cmds': 2}
+    with open(os.path.join(d, 'stats.json'), 'w') as f:
+        json.dump({'config': {'l2.sector_fetch': sf}, 'stats': {'kernels': [{'name': 'k', 'stats': st}]}}, f)
+    k = c.parse_gs(d)['kernels']['k']
+    chk('gs row hits, l2.sector_fetch %s' % sf, (k['row_hits'], k['row_acc']), want)
 s = c.error_summary([(100, 110), (100, 80), (10, 10)])
 chk('error summary n', s['n'], 3)
 chk('error summary MAE %', round(s['mae'], 6), 10.0)
@@ -58,7 +67,7 @@ python3 "$TMP/parse.py" "$C" "$RUNS" >"$TMP/parse.out" 2>"$TMP/parse.err"
 while read -r verdict rest; do
   [ "$verdict" = PASS ]; ok $? "parse: $rest"
 done <"$TMP/parse.out"
-[ "$(grep -c '' "$TMP/parse.out")" -eq 18 ]; ok $? "parse: all 18 checks ran"
+[ "$(grep -c '' "$TMP/parse.out")" -eq 20 ]; ok $? "parse: all 20 checks ran"
 
 # ---------------------------------------------------------------- report
 expect_exit 0 "correlate.py on the recorded runs" -- python3 "$C/correlate.py" "$RUNS=recorded" --out "$TMP/r" --title "test report"
