@@ -122,6 +122,32 @@ sys.exit(0 if ok else 1)
 PY
 ok $? "gtx480-gpgpusim42: sector packets reassembled, 3 more reply packets per line read, no statistic when off ($(cat "$TMP/sr.txt"))"
 
+# gtx480-gpgpusim42 holds GPGPU-Sim's 4 memory instructions between issue
+# and the LD/ST stage (sm.memop_pool 3 plus the LD/ST latch); gtx480 keeps
+# 16. With few in the path, GTO's age order decides which warp's load goes
+# next: on pvc at an L2 capacity edge (1 SM, 8 KB slices: GPGPU-Sim 4.2
+# reads 23,033 DRAM commands in pvc_map; docs/correlation.md session 22)
+# the L2 misses far less than with the deep path.
+"$GPUSIM" config --show gtx480-gpgpusim42 >"$TMP/p42.show" 2>&1
+"$GPUSIM" config --show gtx480 >"$TMP/g.show" 2>&1
+[ "$(value "$TMP/p42.show" sm.memop_pool)" = 3 ] && [ "$(value "$TMP/g.show" sm.memop_pool)" = 16 ]
+ok $? "sm.memop_pool: 3 in gtx480-gpgpusim42, 16 in gtx480"
+for pool in 3 16; do
+  expect_exit 0 "pvc at the L2 edge with sm.memop_pool $pool verifies" -- \
+    "$GPUSIM" run pvc --size tiny -q -o sim.mode=timing -c gtx480-gpgpusim42 -o gpu.n_sm=1 -o l2.size_per_sub=8K \
+    -o sm.memop_pool=$pool --stats "$TMP/pool$pool.json"
+done
+python3 - "$TMP/pool3.json" "$TMP/pool16.json" >"$TMP/pool.txt" 2>&1 <<'PY'
+import json, sys
+def misses(p):
+    k = json.load(open(p))['stats']['kernels'][0]['stats']['l2.misses']
+    return k.get('total') if isinstance(k, dict) else k
+a, b = misses(sys.argv[1]), misses(sys.argv[2])
+print(a, b)
+sys.exit(0 if a < 0.6 * b else 1)
+PY
+ok $? "pvc_map's L2 misses with 3 memory instructions in the path under 60 % of those with 16 ($(cat "$TMP/pool.txt"))"
+
 doc="$SRC_DIR/docs/presets.md"
 abs=$(grep -nE "(^|[[:space:](\`\"'])/[A-Za-z]" "$doc")
 [ -z "$abs" ]; ok $? "docs/presets.md cites no absolute path"
