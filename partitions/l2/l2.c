@@ -499,7 +499,7 @@ uint8_t l2_head_sect(const struct l2 *l)
     if (!l->sector_replies || h->op != MEM_OP_READ || h->size == 0)
         return 0;
     uint8_t all = byte_sectors(mem_line_off(h->addr), h->size);
-    if (all & (all - 1)) {      /* two sectors or more */
+    if (all & (all - 1)) { /* two sectors or more */
         uint8_t left = l->rq_left ? l->rq_left : all;
         return (uint8_t)(all | (left & -left) << 4);
     }

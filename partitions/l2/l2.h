@@ -329,11 +329,11 @@ bool l2_push(struct l2 *l, const struct mem_req *req, cycle_t cycle);
 bool l2_push_late(struct l2 *l, const struct mem_req *req, cycle_t cycle, cycle_t late);
 /* One reply per cycle from the reply queue; false when none is ready. */
 bool l2_pop_reply(struct l2 *l, struct mem_reply *out, cycle_t cycle);
-/* The reply the next l2_pop_reply gives (with l2.sector_replies, a sector
- * of the head); false when the reply queue is empty. */
 /* With l2.sector_replies: mem_reply.sect of the packet the next pop gives
  * (0 = the head leaves whole); the reply queue must not be empty. */
 uint8_t l2_head_sect(const struct l2 *l);
+/* The reply the next l2_pop_reply gives (with l2.sector_replies, a sector
+ * of the head); false when the reply queue is empty. */
 bool l2_peek_reply(const struct l2 *l, struct mem_reply *out);
 
 /* DRAM side. Pop the next request of the L2->DRAM queue. The caller must
