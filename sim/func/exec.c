@@ -301,6 +301,156 @@ bool exec_host_fma(void)
 }
 #endif
 
+/* NOTE(exec-int-fast): the integer forms that compilers emit around
+ * address arithmetic (mul/mad .lo and .wide, min/max, not, shr, selp and
+ * integer-to-integer cvt) with fpu_eval's semantics, one loop over operand
+ * rows per instruction instead of a generic evaluation per lane (in bfs
+ * about one warp instruction in ten took the generic path, at some 150
+ * host instructions per lane). Same values as fpu_eval bit for bit: the
+ * sources are the raw 64-bit slots, sign- or zero-extended with
+ * fpu_extend where fpu_eval does, and an integer result is cut to the
+ * type's width unless .wide; selp and cvt return as fpu_eval does. The
+ * caller has checked a register destination and no flags but a hint, so
+ * .sat, .relu, .hi and the carry forms never come here. Returns false when
+ * the form is not one of these. */
+static bool exec_fast_int_lanes(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in,
+                                uint32_t g, uint64_t *dp)
+{
+    const struct ptx_operand *s = &in->opnd[in->n_dst];
+    enum ptx_type t = (enum ptx_type)in->type;
+    uint64_t t0[FUNC_WARP], t1[FUNC_WARP], t2[FUNC_WARP];
+    if (in->op == PTX_OP_SELP) { /* any type: fpu_eval returns the chosen slot as it is */
+        if (in->n_src != 3)
+            return false;
+        const uint64_t *pa = src_row(x, w, R, &s[0], g, t0), *pb = src_row(x, w, R, &s[1], g, t1);
+        const uint64_t *pc = src_row(x, w, R, &s[2], g, t2);
+        for (uint32_t m = g; m; m &= m - 1) {
+            int lane = __builtin_ctz(m);
+            dp[lane] = (pc[lane] & 1) ? pa[lane] : pb[lane];
+        }
+        return true;
+    }
+    /* scalar integer types only (packed and float forms keep fpu_eval);
+     * a predicate only for not */
+    bool scalar = t >= PTX_T_B8 && t <= PTX_T_S64;
+    if (!(scalar || (t == PTX_T_PRED && in->op == PTX_OP_NOT)))
+        return false;
+    static const uint8_t n_src_of[PTX_OP_COUNT] = {[PTX_OP_CVT] = 1, [PTX_OP_NOT] = 1, [PTX_OP_MUL] = 2,
+                                                   [PTX_OP_MIN] = 2, [PTX_OP_MAX] = 2, [PTX_OP_SHR] = 2,
+                                                   [PTX_OP_MAD] = 3};
+    if (in->n_src != n_src_of[in->op])
+        return false;
+    const unsigned wb = fpu_type_bits(t);
+    const uint64_t msk = wb >= 64 ? ~0ull : (1ull << wb) - 1;
+    const bool sg = ptx_type_is_signed(t);
+    switch (in->op) {
+    case PTX_OP_CVT: {
+        enum ptx_type st = (enum ptx_type)in->type2;
+        if (st < PTX_T_B8 || st > PTX_T_S64)
+            return false;
+        const uint64_t *pa = src_row(x, w, R, &s[0], g, t0);
+        for (uint32_t m = g; m; m &= m - 1) {
+            int lane = __builtin_ctz(m);
+            dp[lane] = fpu_extend(fpu_extend(pa[lane], st), t);
+        }
+        return true;
+    }
+    case PTX_OP_MUL:
+    case PTX_OP_MAD: {
+        if (in->mode != PTX_MODE_NONE && in->mode != PTX_MODE_LO && in->mode != PTX_MODE_WIDE)
+            return false;
+        const uint64_t fin = in->mode == PTX_MODE_WIDE ? ~0ull : msk;
+        const uint64_t *pa = src_row(x, w, R, &s[0], g, t0), *pb = src_row(x, w, R, &s[1], g, t1);
+        if (in->op == PTX_OP_MUL) {
+            for (uint32_t m = g; m; m &= m - 1) {
+                int lane = __builtin_ctz(m);
+                dp[lane] = (fpu_extend(pa[lane], t) * fpu_extend(pb[lane], t)) & fin;
+            }
+        } else {
+            const uint64_t *pc = src_row(x, w, R, &s[2], g, t2);
+            for (uint32_t m = g; m; m &= m - 1) {
+                int lane = __builtin_ctz(m);
+                dp[lane] = (fpu_extend(pa[lane], t) * fpu_extend(pb[lane], t) + pc[lane]) & fin;
+            }
+        }
+        return true;
+    }
+    case PTX_OP_MIN:
+    case PTX_OP_MAX: {
+        const bool mn = in->op == PTX_OP_MIN;
+        const uint64_t *pa = src_row(x, w, R, &s[0], g, t0), *pb = src_row(x, w, R, &s[1], g, t1);
+        for (uint32_t m = g; m; m &= m - 1) {
+            int lane = __builtin_ctz(m);
+            uint64_t r;
+            if (sg) {
+                int64_t sa = (int64_t)fpu_extend(pa[lane], t), sb = (int64_t)fpu_extend(pb[lane], t);
+                r = (uint64_t)(mn == (sa < sb) ? sa : sb);
+            } else {
+                uint64_t a = pa[lane] & msk, b = pb[lane] & msk;
+                r = mn == (a < b) ? a : b;
+            }
+            dp[lane] = r & msk;
+        }
+        return true;
+    }
+    case PTX_OP_NOT: {
+        const uint64_t *pa = src_row(x, w, R, &s[0], g, t0);
+        for (uint32_t m = g; m; m &= m - 1) {
+            int lane = __builtin_ctz(m);
+            dp[lane] = t == PTX_T_PRED ? (pa[lane] & 1) ^ 1 : ~pa[lane] & msk;
+        }
+        return true;
+    }
+    case PTX_OP_SHR: {
+        const uint64_t *pa = src_row(x, w, R, &s[0], g, t0), *pb = src_row(x, w, R, &s[1], g, t1);
+        for (uint32_t m = g; m; m &= m - 1) {
+            int lane = __builtin_ctz(m);
+            uint32_t n = (uint32_t)pb[lane];
+            uint64_t r;
+            if (sg)
+                r = (uint64_t)((int64_t)fpu_extend(pa[lane], t) >> (n >= wb ? wb - 1 : n));
+            else
+                r = n >= wb ? 0 : (pa[lane] & msk) >> n;
+            dp[lane] = r & msk;
+        }
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+static bool exec_fast_int(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in, uint32_t g,
+                          uint64_t *dp)
+{
+#ifdef GPUSIM_PARANOID
+    /* every lane against fpu_eval, from the sources before the write (the
+     * destination may be a source) */
+    uint64_t want[FUNC_WARP];
+    const struct ptx_operand *s = &in->opnd[in->n_dst];
+    for (uint32_t m = g; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        uint64_t v[4] = {0, 0, 0, 0};
+        bool bad = false;
+        for (unsigned k = 0; k < in->n_src && k < 4; k++)
+            v[k] = opv(x, w, R, &s[k], lane);
+        want[lane] = fpu_eval(in, v, &bad);
+    }
+    if (!exec_fast_int_lanes(x, w, R, in, g, dp))
+        return false;
+    for (uint32_t m = g; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        if (dp[lane] != want[lane])
+            sim_panic("exec: fast %s%s lane %d gives 0x%llx, fpu_eval 0x%llx (NOTE(exec-int-fast))",
+                      ptx_op_name((enum ptx_op)in->op), ptx_type_name((enum ptx_type)in->type), lane,
+                      (unsigned long long)dp[lane], (unsigned long long)want[lane]);
+    }
+    return true;
+#else
+    return exec_fast_int_lanes(x, w, R, in, g, dp);
+#endif
+}
+
 /* Fast paths for the commonest integer/fp32 ALU forms: same semantics as
  * fpu_eval, specialised loops. Returns false when not applicable. */
 static bool exec_fast(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in,
@@ -310,6 +460,22 @@ static bool exec_fast(struct exec *x, struct warp *w, uint64_t *R, const struct 
     if (d->kind != PTX_OPND_REG || in->flags & ~(uint32_t)PTX_F_HINT)
         return false;
     uint64_t *dp = R + (size_t)d->reg * FUNC_WARP;
+    switch (in->op) {
+    case PTX_OP_CVT:
+    case PTX_OP_MIN:
+    case PTX_OP_MAX:
+    case PTX_OP_NOT:
+    case PTX_OP_SHR:
+    case PTX_OP_SELP:
+        return exec_fast_int(x, w, R, in, g, dp);
+    case PTX_OP_MUL:
+    case PTX_OP_MAD:
+        if (!ptx_type_is_float((enum ptx_type)in->type))
+            return exec_fast_int(x, w, R, in, g, dp);
+        break;
+    default:
+        break;
+    }
     unsigned tb = ptx_type_bytes((enum ptx_type)in->type);
     bool isf = ptx_type_is_float((enum ptx_type)in->type);
     if (isf && (in->type != PTX_T_F32 || (in->rnd != PTX_RND_NONE && in->rnd != PTX_RND_RN)))
