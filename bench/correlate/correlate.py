@@ -286,9 +286,9 @@ def pct(n, d):
     return fmt(100.0 * n / d, 1) if d else '-'
 
 
-def svg_scatter(series, stat, title, path):
-    """Log-log scatter: x = GPGPU-Sim, y = gpusim, one point per kernel and
-    series, the y = x line and the +-10 % band."""
+def svg_scatter(series, stat, title, path, unit='kernels'):
+    """Log-log scatter: x = GPGPU-Sim, y = gpusim, one point per kernel (or
+    whatever `unit` names) and series, the y = x line and the +-10 % band."""
     pts = [(x, y) for s in series for (_, x, y) in s['points'] if x > 0 and y > 0]
     W, H, L, R, T, B = 800, 600, 90, 290, 50, 60
     if pts:
@@ -354,8 +354,9 @@ def svg_scatter(series, stat, title, path):
         summ = s['summary']
         o.append(marker(shape, L + pw + 18, ly, c, s['label']))
         o.append('<text x="%d" y="%d" dominant-baseline="middle">%s</text>' % (L + pw + 28, ly, esc(s['label'])))
-        o.append('<text x="%d" y="%d" font-size="11" fill="#444">%d kernels, MAE %s%%, r %s, %d in &#177;10%%</text>'
-                 % (L + pw + 28, ly + 15, summ['n'], fmt(summ['mae'], 1), fmt(summ['r'], 3), summ['within10']))
+        o.append('<text x="%d" y="%d" font-size="11" fill="#444">%d %s, MAE %s%%, r %s, %d in &#177;10%%</text>'
+                 % (L + pw + 28, ly + 15, summ['n'], esc(unit), fmt(summ['mae'], 1), fmt(summ['r'], 3),
+                    summ['within10']))
         ly += 40
     o.append('<rect x="%d" y="%d" width="14" height="10" fill="#cfe3f7"/>' % (L + pw + 11, ly - 5))
     o.append('<text x="%d" y="%d" dominant-baseline="middle">&#177;10%% of y = x</text>' % (L + pw + 28, ly))

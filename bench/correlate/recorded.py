@@ -30,6 +30,15 @@ gtx480-gpgpusim42 (docs/correlation.md, session 20):
 
   recorded.py --recorded recorded_gg_stock.csv -c gtx480-gpgpusim42 --stats-dir out/s42
 
+--svg F writes a log-log scatter of the verified rows (one point per
+workload, the y = x line and the +-10 % band, as correlate.py's per-kernel
+figure); --svg-with LABEL=DIR adds the same rows from an earlier run's
+--stats-dir as another series, e.g. the seeds' model beside the preset:
+
+  recorded.py --recorded recorded_gg_stock.csv -c gtx480 --stats-dir out/g
+  recorded.py --recorded recorded_gg_stock.csv -c gtx480-gpgpusim42 --stats-dir out/s42 \
+      --svg fig.svg --svg-with gtx480=out/g
+
 Python 3.6+, standard library only.
 """
 import argparse
@@ -44,7 +53,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.abspath(os.path.join(HERE, '..', '..'))
 sys.path.insert(0, HERE)
-from correlate import pearson  # noqa: E402 (the report's own Pearson r)
+from correlate import pearson, svg_scatter  # noqa: E402 (the report's own Pearson r and figure)
 
 
 def load_recorded(path):
@@ -104,6 +113,22 @@ def run_one(args, key):
     return out, None
 
 
+def stats_of(rows):
+    """The figure legend's numbers over rows (ratio set): n, MAE %, r, within."""
+    if not rows:
+        return {'n': 0, 'mae': None, 'r': None, 'within10': 0}
+    err = [abs(r['ratio'] - 1.0) for r in rows]
+    return {'n': len(rows), 'mae': 100 * sum(err) / len(err), 'within10': sum(1 for e in err if e <= 0.10),
+            'r': pearson([math.log(x['gs_cycles']) for x in rows], [math.log(x['gg_cycles']) for x in rows])}
+
+
+def series_of(label, rows):
+    """One scatter series: a point per verified row, named workload (kernels) size."""
+    pts = [('%s%s %s' % (r['workload'], ' (%s)' % r['kernels'] if r['kernels'] else '', r['size']),
+            int(round(r['gg_cycles'])), int(round(r['gs_cycles']))) for r in rows]
+    return {'label': label, 'points': pts, 'summary': stats_of(rows)}
+
+
 def summary(rows):
     """MAE (%), Pearson r of log cycles, and the count within +-10 %, over rows."""
     if not rows:
@@ -128,7 +153,19 @@ def main():
     ap.add_argument('--network', choices=['all', '4.2', '3.2.2'], default='all',
                     help="rows whose GPGPU-Sim ran with this interconnect file (default all)")
     ap.add_argument('--out', help='write the table here too (markdown)')
+    ap.add_argument('--svg', help='write a log-log scatter of the verified rows here (one point per workload)')
+    ap.add_argument('--svg-label', help='this run\'s series label (default: the config and overrides)')
+    ap.add_argument('--svg-with', action='append', default=[], metavar='LABEL=DIR',
+                    help='another series: the same rows from an earlier --stats-dir DIR (repeatable)')
     args = ap.parse_args()
+    extra = []
+    for sw in args.svg_with:
+        if '=' not in sw:
+            ap.error('--svg-with wants LABEL=DIR, got %r' % sw)
+        label, d = sw.split('=', 1)
+        if not os.path.isdir(d):
+            ap.error('--svg-with %s: no directory %s' % (label, d))
+        extra.append((label, d))
 
     rows = load_recorded(args.recorded)
     if args.only:
@@ -178,6 +215,21 @@ def main():
               '- ** = outside +-10 %%; config %s%s' % (args.config, ''.join(' -o ' + o for o in args.o))]
     text = '\n'.join(lines) + '\n'
     sys.stdout.write(text)
+    if args.svg:
+        series = []
+        for label, d in extra:  # earlier runs first, this run drawn on top
+            rs = []
+            for r in ver:
+                path = os.path.join(d, '%s_%s.json' % (r['workload'], r['size']))
+                if not os.path.exists(path):
+                    failed.append('--svg-with %s: no statistics %s' % (label, path))
+                    continue
+                c = kernel_cycles(path, r['kernels'].split())
+                rs.append(dict(r, gs_cycles=c, ratio=c / r['gg_cycles']))
+            series.append(series_of(label, rs))
+        series.append(series_of(args.svg_label or args.config + ''.join(' -o ' + o for o in args.o), ver))
+        svg_scatter(series, 'cycles', 'gpusim vs GPGPU-Sim, whole workloads (%s)' % os.path.basename(args.recorded),
+                    args.svg, unit='workloads')
     if args.out:
         with open(args.out, 'w') as f:
             f.write(text)

@@ -204,6 +204,18 @@ expect_exit 0 "recorded.py on recorded_gg_stock.csv with the 4.2 preset" -- \
 contains "$TMP/out" "| sgemm | tiny |" "the stock sgemm row"
 contains "$TMP/out" "| 88310 |" "with 4.2's recorded cycles"
 contains "$TMP/out" "config gtx480-gpgpusim42" "against the 4.2 preset"
+# the whole-workload figure: this run and an earlier stats dir as two series
+expect_exit 0 "recorded.py --svg with --svg-with" -- \
+  python3 "$C/recorded.py" --recorded "$C/recorded_gg_stock.csv" -c gtx480-gpgpusim42 --gpusim "$GPUSIM" \
+  --stats-dir "$TMP/rs42" --only sgemm --svg "$TMP/rec.svg" --svg-label preset --svg-with "again=$TMP/rs42"
+n=$(grep -c '<g class="series"' "$TMP/rec.svg"); [ "$n" -eq 2 ]; ok $? "two series in the figure ($n)"
+contains "$TMP/rec.svg" 'data-label="again"' "the --svg-with series is labelled"
+contains "$TMP/rec.svg" "sgemm tiny: GPGPU-Sim 88,310" "a point per workload, at GPGPU-Sim's recorded cycles"
+contains "$TMP/rec.svg" "1 workloads, MAE" "the legend counts workloads"
+expect_exit 2 "recorded.py --svg-with without a directory" -- \
+  python3 "$C/recorded.py" --recorded "$C/recorded_gg_stock.csv" --gpusim "$GPUSIM" --stats-dir "$TMP/rs42" \
+  --svg "$TMP/rec2.svg" --svg-with "x=$TMP/nosuchdir"
+contains "$TMP/err" "no directory" "the error names the missing directory"
 printf 'workload,size,gg_cycles,gg_queues,gg_verified,kernels,from,notes\nnosuch,tiny,100,8:8:8:8,yes,,test,\n' >"$TMP/rec_bad.csv"
 expect_exit 1 "recorded.py: a gpusim run that fails" -- \
   python3 "$C/recorded.py" --recorded "$TMP/rec_bad.csv" --gpusim "$GPUSIM" --stats-dir "$TMP/rs2"
