@@ -225,6 +225,35 @@ static void t_latches(void)
     run(&r, 6, 6);
     TAP_OK(pipes_mem_pop(&r.p, &out) && out.tag == 0, "MEM op reaches the LD/ST latch at 4 + 2 = 6");
     rig_fini(&r);
+
+    /* pipes.mem_dispatch_delay 0 (NOTE(mem-dispatch-delay)): the same load
+     * is latched at its dispatch, 4, while an fp32 add still keeps the
+     * 2-cycle dispatch delay (writeback 9, as above). */
+    struct pipes_cfg pm = pc;
+    pm.mem_dispatch_delay = 0;
+    rig_init(&r, NULL, &oc, &pm);
+    m = mk(PIPE_C_MEM, 0, 0, 2, S(2, 3), 1, S(4));
+    opcoll_issue(&r.oc, &m, 0);
+    a = mk(PIPE_C_F32_ADD, 1, 1, 1, S(5), 1, S(7)); /* bank 6: no conflict with the load's 2, 3 */
+    opcoll_issue(&r.oc, &a, 0);
+    run(&r, 1, 3);
+    TAP_OK(!pipes_mem_pop(&r.p, &out), "mem_dispatch_delay 0: nothing latched before the dispatch at 4");
+    run(&r, 4, 4);
+    TAP_OK(pipes_mem_pop(&r.p, &out) && out.tag == 0, "mem_dispatch_delay 0: latched at its dispatch, 4");
+    run(&r, 5, 20);
+    TAP_EQ_U64(r.wb[1], 9, "the fp32 add keeps pipes.dispatch_delay 2: writeback at 9");
+    rig_fini(&r);
+
+    /* 1: one register, latched at 4 + 1 = 5 */
+    pm.mem_dispatch_delay = 1;
+    rig_init(&r, NULL, &oc, &pm);
+    m = mk(PIPE_C_MEM, 0, 0, 2, S(2, 3), 1, S(4));
+    opcoll_issue(&r.oc, &m, 0);
+    run(&r, 1, 4);
+    TAP_OK(!pipes_mem_pop(&r.p, &out), "mem_dispatch_delay 1: not latched at 4");
+    run(&r, 5, 5);
+    TAP_OK(pipes_mem_pop(&r.p, &out) && out.tag == 0, "mem_dispatch_delay 1: latched at 4 + 1 = 5");
+    rig_fini(&r);
 }
 
 static void t_bank_conflict(void)

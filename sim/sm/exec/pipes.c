@@ -220,6 +220,17 @@ void pipes_init(struct pipes *p, const struct pipes_cfg *cfg, pipes_wb_fn wb_fn,
     memset(p, 0, sizeof *p);
     p->wb_min = CYCLE_NEVER;
     p->cfg = *cfg;
+    /* NOTE(mem-dispatch-delay): the MEM path's registers between the
+     * collectors and the LD/ST latch, apart from the SP/SFU dispatch delay.
+     * pipes.dispatch_delay stands for GPGPU-Sim's OC_EX register and the
+     * unit's dispatch register; a memory instruction is performed in the
+     * LD/ST unit's dispatch register, which here is the LD/ST latch and
+     * stage, so counting both puts one register too many on the MEM path,
+     * and with sm.memop_pool holding a place over the whole path the extra
+     * cycles also cap how many memory instructions per cycle get through
+     * (docs/pipes.md, docs/correlation.md session 23). -1 keeps the one
+     * value for both (gtx480). */
+    p->mem_dd = cfg->mem_dispatch_delay < 0 ? cfg->dispatch_delay : (uint64_t)cfg->mem_dispatch_delay;
     p->n_units = (uint32_t)(cfg->n_sp + cfg->n_sfu);
     for (uint32_t c = 0; c < PIPE_C_COUNT; c++)
         SIM_ASSERT(class_info[c].lat + cfg->dispatch_delay < PIPES_RESV_RING,
@@ -339,18 +350,18 @@ static void dispatch(struct pipes *p, struct opcoll *oc, cycle_t now)
         for (uint32_t i = 0; i < n; i++) {
             const struct pipe_op *op = opcoll_op(oc, ready[i]);
             if (k == PIPE_MEM) {
-                if (p->cfg.dispatch_delay) {
+                if (p->mem_dd) {
                     /* the registers between the collectors and the MEM latch
                      * hold dispatch_delay x oc.out_ports_mem instructions
                      * (GPGPU-Sim: OC_EX_MEM and the LD/ST dispatch register,
                      * one each); full, they stall the MEM collectors, so the
                      * LD/ST unit's back-pressure reaches the issue stage */
-                    uint64_t cap = p->cfg.dispatch_delay * oc->cfg.out_ports[PIPE_MEM];
+                    uint64_t cap = p->mem_dd * oc->cfg.out_ports[PIPE_MEM];
                     if (p->mem_dq_n >= (cap < PIPES_MEM_DQ ? cap : PIPES_MEM_DQ))
                         break;
                     uint32_t t = (p->mem_dq_head + p->mem_dq_n) % PIPES_MEM_DQ;
                     p->mem_dq[t] = *op;
-                    p->mem_dq_ready[t] = now + p->cfg.dispatch_delay;
+                    p->mem_dq_ready[t] = now + p->mem_dd;
                     p->mem_dq_n++;
                 } else {
                     uint32_t m = 0;

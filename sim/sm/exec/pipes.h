@@ -139,6 +139,8 @@ struct pipes_cfg {
     uint64_t dispatch_delay;/* pipes.dispatch_delay (cycles): collector -> unit latches ([GPGPU-Sim] OC_EX
                                register and the unit's dispatch register: 2); added to every SP/SFU
                                result and to the MEM hand-off, pipelined (no throughput cost) */
+    int64_t mem_dispatch_delay; /* pipes.mem_dispatch_delay (cycles): collector -> LD/ST latch for MEM
+                               instructions; -1 = dispatch_delay (NOTE(mem-dispatch-delay) in pipes.c) */
     bool wb_reserve;        /* pipes.wb_reserve: an SP/SFU dispatch reserves one of the wb_width result-bus
                                slots of its writeback cycle, and waits when there is none ([GPGPU-Sim]
                                test_res_bus; NOTE(wb-reserve) in pipes.c) */
@@ -184,8 +186,9 @@ struct pipes {
     struct pipe_op mem_latch[PIPES_MAX_MEM]; /* MEM instructions waiting for the LD/ST unit */
     bool mem_valid[PIPES_MAX_MEM];  /* latch holds an instruction */
     struct pipe_op mem_dq[PIPES_MEM_DQ]; /* MEM instructions between the collector and the latches (FIFO) */
-    cycle_t mem_dq_ready[PIPES_MEM_DQ];  /* cycle each reaches the latches: dispatch + pipes.dispatch_delay */
+    cycle_t mem_dq_ready[PIPES_MEM_DQ];  /* cycle each reaches the latches: dispatch + mem_dd */
     uint32_t mem_dq_head, mem_dq_n;      /* FIFO head index and fill (entries) */
+    uint64_t mem_dd;                     /* the MEM dispatch delay in force (cycles) */
     struct pipe_op ldst_q[PIPES_LDST_WB_QUEUE]; /* LD/ST results waiting for writeback (ring) */
     uint32_t ldst_head, ldst_n;     /* ring head index, entries */
     pipes_wb_fn wb_fn;              /* scoreboard release callback */

@@ -23,6 +23,7 @@ void pipes_cfg_defaults(struct pipes_cfg *c)
     c->wb_width = 2;
     c->ldst_wb_width = 1;
     c->dispatch_delay = 2;
+    c->mem_dispatch_delay = -1;
     c->wb_reserve = true;
 }
 
@@ -54,6 +55,8 @@ const struct cfg_key pipes_cfg_keys[] = {
      "LD/ST results written back per pipeline cycle ([GPGPU-Sim] ldst_unit::writeback: 1)"},
     {"dispatch_delay", CFG_UINT, offsetof(struct pipes_cfg, dispatch_delay), 0, 8, "2", NULL,
      "cycles from a collector's dispatch to the unit's first stage ([GPGPU-Sim] OC_EX + dispatch registers: 2)"},
+    {"mem_dispatch_delay", CFG_INT, offsetof(struct pipes_cfg, mem_dispatch_delay), -1, 8, "-1", NULL,
+     "cycles from a MEM collector's dispatch to the LD/ST latch; -1 = pipes.dispatch_delay (NOTE(mem-dispatch-delay))"},
     {"wb_reserve", CFG_BOOL, offsetof(struct pipes_cfg, wb_reserve), 0, 0, "true", NULL,
      "an SP/SFU dispatch reserves a writeback slot for its result cycle and waits without one ([GPGPU-Sim])"},
 };
