@@ -352,7 +352,8 @@ static void dispatch(struct pipes *p, struct opcoll *oc, cycle_t now)
             if (k == PIPE_MEM) {
                 if (p->mem_dd) {
                     /* the registers between the collectors and the MEM latch
-                     * hold dispatch_delay x oc.out_ports_mem instructions
+                     * hold mem_dd x oc.out_ports_mem instructions (mem_dd:
+                     * pipes.mem_dispatch_delay, or dispatch_delay at -1)
                      * (GPGPU-Sim: OC_EX_MEM and the LD/ST dispatch register,
                      * one each); full, they stall the MEM collectors, so the
                      * LD/ST unit's back-pressure reaches the issue stage */
