@@ -114,7 +114,8 @@ def run_one(args, key):
 
 
 def stats_of(rows):
-    """The figure legend's numbers over rows (ratio set): n, MAE %, r, within."""
+    """MAE (%), Pearson r of log cycles and the count within +-10 % over rows
+    (each with its ratio): the summary line and the figure legend."""
     if not rows:
         return {'n': 0, 'mae': None, 'r': None, 'within10': 0}
     err = [abs(r['ratio'] - 1.0) for r in rows]
@@ -130,14 +131,11 @@ def series_of(label, rows):
 
 
 def summary(rows):
-    """MAE (%), Pearson r of log cycles, and the count within +-10 %, over rows."""
+    """The table's summary line: stats_of(rows) as text."""
     if not rows:
         return 'none'
-    err = [abs(r['ratio'] - 1.0) for r in rows]
-    r = pearson([math.log(x['gs_cycles']) for x in rows], [math.log(x['gg_cycles']) for x in rows])
-    within = sum(1 for e in err if e <= 0.10)
-    return 'MAE %.1f %%, r %.4f (log cycles), %d of %d within +-10 %%' % (100 * sum(err) / len(err), r, within,
-                                                                          len(rows))
+    st = stats_of(rows)
+    return 'MAE %.1f %%, r %.4f (log cycles), %d of %d within +-10 %%' % (st['mae'], st['r'], st['within10'], st['n'])
 
 
 def main():

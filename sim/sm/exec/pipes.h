@@ -138,7 +138,7 @@ struct pipes_cfg {
     uint64_t ldst_wb_width; /* pipes.ldst_wb_width (results/cycle): LD/ST writebacks ([GPGPU-Sim] 1) */
     uint64_t dispatch_delay;/* pipes.dispatch_delay (cycles): collector -> unit latches ([GPGPU-Sim] OC_EX
                                register and the unit's dispatch register: 2); added to every SP/SFU
-                               result and to the MEM hand-off, pipelined (no throughput cost) */
+                               result and to the MEM hand-off (unless mem_dispatch_delay is set), pipelined (no throughput cost) */
     int64_t mem_dispatch_delay; /* pipes.mem_dispatch_delay (cycles): collector -> LD/ST latch for MEM
                                instructions; -1 = dispatch_delay (NOTE(mem-dispatch-delay) in pipes.c) */
     bool wb_reserve;        /* pipes.wb_reserve: an SP/SFU dispatch reserves one of the wb_width result-bus
