@@ -172,6 +172,74 @@ static void test_lrr(void)
     wsched_fini(&s);
 }
 
+/* ------------------------------------------------------ issue order */
+
+/* One shared resource per cycle (a pipe both schedulers feed): the first
+ * scheduler evaluated in a cycle takes it, the other sees it busy. */
+struct shared_sm {
+    struct script_sm s;
+    bool taken; /* the resource was taken in the current cycle */
+};
+
+static enum wsched_why shared_check(void *ctx, uint32_t w)
+{
+    (void)w;
+    return ((struct shared_sm *)ctx)->taken ? WSCHED_PIPE_BUSY : WSCHED_READY;
+}
+
+static uint32_t shared_issue(void *ctx, uint32_t w)
+{
+    struct shared_sm *m = ctx;
+    m->taken = true;
+    return script_issue(&m->s, w);
+}
+
+static void test_issue_order(void)
+{
+    /* Warps 0..3 on 2 schedulers (0, 2 on scheduler 0; 1, 3 on scheduler 1), every warp
+     * ready, one shared place per cycle. Ticks at cycles 0, 1, 2, 3, then 10 and 13 (an idle
+     * gap after a quiet cycle 4 and 11: the order follows the cycle number, not the number of
+     * ticks).
+     *   fixed:  scheduler 0 wins every cycle -> LRR warps 0, 2, 0, 2, 0, 2; scheduler 1 never issues.
+     *   rotate: scheduler (cycle mod 2) goes first -> 0 (c0), 1 (c1), 2 (c2), 3 (c3), 0 (c10), 1 (c13). */
+    static const cycle_t at[6] = {0, 1, 2, 3, 10, 13};
+    static const uint32_t want[2][6] = {{0, 2, 0, 2, 0, 2}, {0, 1, 2, 3, 0, 1}};
+    for (int order = WSCHED_ORDER_FIXED; order <= WSCHED_ORDER_ROTATE; order++) {
+        struct shared_sm m;
+        memset(&m, 0, sizeof m);
+        struct wsched_port port = {&m, shared_check, shared_issue, NULL, NULL, NULL};
+        struct wsched_cfg c;
+        wsched_cfg_defaults(&c);
+        c.policy = WSCHED_LRR;
+        c.issue_order = order;
+        struct wsched s;
+        wsched_init(&s, &c, NW);
+        for (uint32_t w = 0; w < 4; w++)
+            wsched_warp_launch(&s, w, 0);
+        uint32_t got[6];
+        for (int i = 0; i < 6; i++) {
+            if (i > 0 && at[i] > at[i - 1] + 1) { /* a quiet cycle (nothing free) before the gap */
+                m.taken = true;
+                wsched_tick(&s, at[i - 1] + 1, &port);
+            }
+            m.taken = false;
+            wsched_tick(&s, at[i], &port);
+            uint32_t a = wsched_issued(&s, 0), b = wsched_issued(&s, 1);
+            got[i] = a != WSCHED_NONE ? a : b;
+            TAP_OK((a == WSCHED_NONE) != (b == WSCHED_NONE), "%s, cycle %llu: exactly one scheduler issues",
+                   order ? "rotate" : "fixed", (unsigned long long)at[i]);
+        }
+        TAP_OK(memcmp(got, want[order], sizeof got) == 0, "%s: issued %u,%u,%u,%u,%u,%u",
+               order ? "rotate" : "fixed", got[0], got[1], got[2], got[3], got[4], got[5]);
+        TAP_EQ_U64(s.units[1].st.issued, order ? 3 : 0, "%s: scheduler 1 issues %d times", order ? "rotate" : "fixed",
+                   order ? 3 : 0);
+        wsched_fini(&s);
+    }
+    struct wsched_cfg c;
+    wsched_cfg_defaults(&c);
+    TAP_EQ_U64(c.issue_order, WSCHED_ORDER_FIXED, "default issue_order = fixed (GPGPU-Sim 3.2.2)");
+}
+
 /* ------------------------------------------------------ GTO */
 
 static void test_gto(void)
@@ -970,6 +1038,7 @@ static void test_skip(void)
 static const struct tap_test tests[] = {
     {"config", test_cfg},
     {"lrr", test_lrr},
+    {"issue_order", test_issue_order},
     {"gto", test_gto},
     {"two_level", test_two_level},
     {"scoreboard", test_scoreboard},

@@ -331,7 +331,19 @@ cycle_t wsched_tick(struct wsched *s, cycle_t now, const struct wsched_port *por
     s->port = port;
     s->now = now;
     s->held = false;
-    for (uint32_t k = 0; k < s->n_sched; k++) {
+    /* NOTE(issue-order): the schedulers of an SM are evaluated one after
+     * the other, so the first one takes a shared resource (a free pipe, a
+     * memory-instruction place) that both want in the same cycle. `fixed`
+     * starts with scheduler 0 every cycle, as GPGPU-Sim 3.2.2 does; `rotate`
+     * starts with scheduler (now mod n_sched), GPGPU-Sim 4.x's Issue_Prio
+     * (commit dcf7e6a8, 2017: "round robin inst issue for warp multiple
+     * schedulers"), which advances once per core cycle. Deriving it from the
+     * cycle number, not from a count of ticks, keeps idle skipping and
+     * sim.tick_every_cycle identical. With fixed order and a contended
+     * LD/ST unit the even warps run ahead of the odd ones (docs/sched.md). */
+    uint32_t first = s->cfg.issue_order == WSCHED_ORDER_ROTATE ? (uint32_t)(now % s->n_sched) : 0;
+    for (uint32_t j = 0; j < s->n_sched; j++) {
+        uint32_t k = first + j < s->n_sched ? first + j : first + j - s->n_sched;
         struct wsched_unit *u = &s->units[k];
         if (unit_cycle(s, u) != WSCHED_NONE)
             any = true;

@@ -85,12 +85,16 @@ enum wsched_policy_kind {
 enum wsched_throttle_mode { WSCHED_BLOCK_ALL = 0, WSCHED_BLOCK_LOADS = 1 };
 /* sched.vws.formula: Eq. 4.3 (basic) or Eq. 4.6 (rrdegr) of 000 ch. 4. */
 enum wsched_iwl_formula { WSCHED_IWL_BASIC = 0, WSCHED_IWL_RRDEGR = 1 };
+/* sched.issue_order: which scheduler of an SM goes first in a cycle
+ * (NOTE(issue-order) in sched.c). */
+enum wsched_issue_order { WSCHED_ORDER_FIXED = 0, WSCHED_ORDER_ROTATE = 1 };
 
 /* Section "sched" (declared in sched_cfg.c). */
 struct wsched_cfg {
     uint64_t n_sched;      /* sched.n_sched: schedulers per SM (spec key sm.n_sched) */
     int policy;            /* sched.policy: enum wsched_policy_kind */
     uint64_t n_active;     /* sched.two_level.n_active: active-pool warps per SM (warps) */
+    int issue_order;       /* sched.issue_order: enum wsched_issue_order */
     uint64_t max_outstanding_mem_per_warp; /* sched.max_outstanding_mem_per_warp:
                               memory instructions in flight per warp (0 = unlimited);
                               applied by the SM's check (reason MEM_ORDER) */

@@ -22,6 +22,7 @@ static const char *const wsched_policy_choices[] = {"lrr", "gto", "two_level", "
                                                     "vws", "rmws", NULL};
 static const char *const wsched_throttle_choices[] = {"block_all", "block_loads", NULL};
 static const char *const wsched_formula_choices[] = {"basic", "rrdegr", NULL};
+static const char *const wsched_order_choices[] = {"fixed", "rotate", NULL};
 
 const struct cfg_key wsched_cfg_keys[] = {
     /* row 0: sm.n_sched (section sm, see NOTE(n_sched-key)) */
@@ -34,6 +35,9 @@ const struct cfg_key wsched_cfg_keys[] = {
      "GTO ties; docs/racetrack.md)"},
     {"two_level.n_active", CFG_UINT, offsetof(struct wsched_cfg, n_active), 1, WSCHED_MAX_WARPS, "8", NULL,
      "two_level: active-pool warps per SM, split evenly over the schedulers (004: 8 per SM)"},
+    {"issue_order", CFG_ENUM, offsetof(struct wsched_cfg, issue_order), 0, 0, "fixed", wsched_order_choices,
+     "which scheduler of an SM picks first each cycle (shared pipes, memory-instruction places): fixed = "
+     "scheduler 0 ([GPGPU-Sim] 3.2.2), rotate = scheduler (cycle mod n_sched) ([GPGPU-Sim] 4.x); docs/sched.md"},
     {"max_outstanding_mem_per_warp", CFG_UINT, offsetof(struct wsched_cfg, max_outstanding_mem_per_warp), 0,
      1048576, "0", NULL,
      "memory instructions in flight per warp before issue stalls (0 = unlimited; 1 for SC, 001)"},
@@ -82,6 +86,7 @@ void wsched_cfg_defaults(struct wsched_cfg *c)
     c->n_sched = 2;
     c->policy = WSCHED_GTO;
     c->n_active = 8;
+    c->issue_order = WSCHED_ORDER_FIXED;
     c->max_outstanding_mem_per_warp = 0;
     c->throttle_mode = WSCHED_BLOCK_ALL;
     c->vws_alpha = 0.1;
