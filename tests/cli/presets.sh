@@ -127,11 +127,23 @@ ok $? "gtx480-gpgpusim42: sector packets reassembled, 3 more reply packets per l
 # 16. With few in the path, GTO's age order decides which warp's load goes
 # next: on pvc at an L2 capacity edge (1 SM, 8 KB slices: GPGPU-Sim 4.2
 # reads 23,033 DRAM commands in pvc_map; docs/correlation.md session 22)
-# the L2 misses far less than with the deep path.
+# the L2 misses less than with the deep path (session 24, with 4.x's
+# scheduler order and mem dispatch delay: 6,144 L2 misses and 23,788 DRAM
+# read commands against 8,301 and 32,340; GPGPU-Sim 23,033).
 "$GPUSIM" config --show gtx480-gpgpusim42 >"$TMP/p42.show" 2>&1
 "$GPUSIM" config --show gtx480 >"$TMP/g.show" 2>&1
 [ "$(value "$TMP/p42.show" sm.memop_pool)" = 3 ] && [ "$(value "$TMP/g.show" sm.memop_pool)" = 16 ]
 ok $? "sm.memop_pool: 3 in gtx480-gpgpusim42, 16 in gtx480"
+# 4.x starts each cycle with the next warp scheduler (docs/sched.md
+# NOTE(issue-order)) and streams memory instructions into the LD/ST unit
+# (pipes.mem_dispatch_delay 1; the 2 cycles sit behind the stage instead:
+# smem.latency 27, l1d.access_latency 36); gtx480 keeps 3.2.2's fixed order
+# and one dispatch delay for every pipe.
+[ "$(value "$TMP/p42.show" sched.issue_order)" = rotate ] && [ "$(value "$TMP/g.show" sched.issue_order)" = fixed ]
+ok $? "sched.issue_order: rotate in gtx480-gpgpusim42, fixed in gtx480"
+[ "$(value "$TMP/p42.show" pipes.mem_dispatch_delay)" = 1 ] && [ "$(value "$TMP/g.show" pipes.mem_dispatch_delay)" = -1 ] &&
+  [ "$(value "$TMP/p42.show" smem.latency)" = 27 ] && [ "$(value "$TMP/p42.show" l1d.access_latency)" = 36 ]
+ok $? "gtx480-gpgpusim42: pipes.mem_dispatch_delay 1, smem.latency 27, l1d.access_latency 36; gtx480 mem_dispatch_delay -1"
 for pool in 3 16; do
   expect_exit 0 "pvc at the L2 edge with sm.memop_pool $pool verifies" -- \
     "$GPUSIM" run pvc --size tiny -q -o sim.mode=timing -c gtx480-gpgpusim42 -o gpu.n_sm=1 -o l2.size_per_sub=8K \
@@ -144,9 +156,9 @@ def misses(p):
     return k.get('total') if isinstance(k, dict) else k
 a, b = misses(sys.argv[1]), misses(sys.argv[2])
 print(a, b)
-sys.exit(0 if a < 0.6 * b else 1)
+sys.exit(0 if a < 0.85 * b else 1)
 PY
-ok $? "pvc_map's L2 misses with 3 memory instructions in the path under 60 % of those with 16 ($(cat "$TMP/pool.txt"))"
+ok $? "pvc_map's L2 misses with 3 memory instructions in the path under 85 % of those with 16 ($(cat "$TMP/pool.txt"))"
 
 doc="$SRC_DIR/docs/presets.md"
 abs=$(grep -nE "(^|[[:space:](\`\"'])/[A-Za-z]" "$doc")
