@@ -59,6 +59,7 @@ void wsched_init(struct wsched *s, const struct wsched_cfg *cfg, uint32_t max_wa
     SIM_ASSERT(max_warps >= 1 && max_warps <= WSCHED_MAX_WARPS, "wsched_init: max_warps %u", max_warps);
     s->cfg = *cfg;
     s->n_sched = (uint32_t)cfg->n_sched;
+    s->rotate = cfg->issue_order == WSCHED_ORDER_ROTATE;
     s->max_warps = max_warps;
     s->n_active_per_sched = (uint32_t)(cfg->n_active / cfg->n_sched);
     switch (cfg->policy) {
@@ -341,13 +342,16 @@ cycle_t wsched_tick(struct wsched *s, cycle_t now, const struct wsched_port *por
      * cycle number, not from a count of ticks, keeps idle skipping and
      * sim.tick_every_cycle identical. With fixed order and a contended
      * LD/ST unit the even warps run ahead of the odd ones (docs/sched.md). */
-    uint32_t first = s->cfg.issue_order == WSCHED_ORDER_ROTATE ? (uint32_t)(now % s->n_sched) : 0;
+    uint32_t k = 0;
+    if (UNLIKELY(s->rotate))
+        k = (uint32_t)(now % s->n_sched);
     for (uint32_t j = 0; j < s->n_sched; j++) {
-        uint32_t k = first + j < s->n_sched ? first + j : first + j - s->n_sched;
         struct wsched_unit *u = &s->units[k];
         if (unit_cycle(s, u) != WSCHED_NONE)
             any = true;
         account(u, 1);
+        if (++k == s->n_sched)
+            k = 0;
     }
     s->port = NULL;
     s->last_cycle = now;
