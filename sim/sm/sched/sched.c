@@ -59,7 +59,6 @@ void wsched_init(struct wsched *s, const struct wsched_cfg *cfg, uint32_t max_wa
     SIM_ASSERT(max_warps >= 1 && max_warps <= WSCHED_MAX_WARPS, "wsched_init: max_warps %u", max_warps);
     s->cfg = *cfg;
     s->n_sched = (uint32_t)cfg->n_sched;
-    s->rotate = cfg->issue_order == WSCHED_ORDER_ROTATE;
     s->max_warps = max_warps;
     s->n_active_per_sched = (uint32_t)(cfg->n_active / cfg->n_sched);
     switch (cfg->policy) {
@@ -343,7 +342,7 @@ cycle_t wsched_tick(struct wsched *s, cycle_t now, const struct wsched_port *por
      * sim.tick_every_cycle identical. With fixed order and a contended
      * LD/ST unit the even warps run ahead of the odd ones (docs/sched.md). */
     uint32_t k = 0;
-    if (UNLIKELY(s->rotate))
+    if (UNLIKELY(s->cfg.issue_order == WSCHED_ORDER_ROTATE))
         k = (uint32_t)(now % s->n_sched);
     for (uint32_t j = 0; j < s->n_sched; j++) {
         struct wsched_unit *u = &s->units[k];

@@ -281,7 +281,6 @@ struct wsched {
     const struct wsched_policy *pol; /* chosen by cfg.policy */
     struct wsched_cfg cfg;            /* copy of the configuration */
     uint32_t n_sched;                 /* schedulers */
-    bool rotate;                      /* cfg.issue_order == WSCHED_ORDER_ROTATE (NOTE(issue-order)) */
     uint32_t max_warps;               /* warp slots of the SM (warps) */
     uint32_t n_active_per_sched;      /* two_level pool size per scheduler (warps) */
     struct wsched_unit *units;        /* [n_sched] */
