@@ -850,9 +850,8 @@ static void act_fill_line(void *ctx)
     if ((vm[0] | vm[1]) == 0) {
         memcpy(d, f->data, l->line);
     } else {
-        for (uint32_t i = 0; i < l->line; i++)
-            if (!mem_mask_test(vm, i))
-                d[i] = f->data[i];
+        const uint64_t inv[2] = {~vm[0], ~vm[1]}; /* the bytes the line does not hold yet */
+        mem_mask_copy(d, f->data, inv, l->line);
     }
     vm[0] = vm[1] = UINT64_MAX;
     if (UNLIKELY(l->g != NULL)) { /* NOTE(l2-gtsc): a filled line starts at [mem_ts, mem_ts + lease] */

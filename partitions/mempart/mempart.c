@@ -633,9 +633,7 @@ void mempart_host_read(struct mempart *mp, uint64_t addr, void *buf, uint32_t n)
     enum ta_state st = l2_probe_line(&mp->l2[s], line, cached, valid);
     SIM_ASSERT(st != TA_RESERVED, "mempart %u: host read of a reserved line", mp->channel);
     if (st != TA_INVALID)
-        for (uint32_t i = 0; i < MEM_LINE_BYTES; i++)
-            if (mem_mask_test(valid, i))
-                bytes[i] = cached[i];
+        mem_mask_copy(bytes, cached, valid, MEM_LINE_BYTES);
     memcpy(buf, bytes + mem_line_off(addr), n);
 }
 

@@ -75,24 +75,10 @@ static void store_write(void *ctx, uint64_t line_addr, uint64_t local, const uin
     if (p->sh->dev) {
         uint32_t valid;
         uint8_t *dst = dev_line(p, local, &valid);
-        for (uint32_t i = 0; i < valid; i++)
-            if (mem_mask_test(mask, i))
-                dst[i] = data[i];
+        mem_mask_copy(dst, data, mask, valid);
         return;
     }
-    uint8_t *d = p->bytes + local;
-    for (unsigned w = 0; w < 2; w++) {
-        uint64_t m = mask[w];
-        if (m == ~0ull) {
-            memcpy(d + w * 64, data + w * 64, 64);
-            continue;
-        }
-        while (m) {
-            unsigned i = (unsigned)__builtin_ctzll(m);
-            d[w * 64 + i] = data[w * 64 + i];
-            m &= m - 1;
-        }
-    }
+    mem_mask_copy(p->bytes + local, data, mask, MEM_LINE_BYTES);
 }
 
 /* ------------------------------------------------------------ addresses */

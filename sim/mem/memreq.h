@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define MEM_LINE_BYTES 128u /* bytes per L2 line and per DRAM transfer */
 #define MEM_MAX_LANES 32u   /* lanes per warp */
@@ -212,28 +213,72 @@ static inline uint32_t mem_line_off(uint64_t addr) { return (uint32_t)(addr & (M
 
 static inline bool mem_mask_test(const uint64_t m[2], uint32_t i) { return (m[i >> 6] >> (i & 63)) & 1u; }
 static inline void mem_mask_set(uint64_t m[2], uint32_t i) { m[i >> 6] |= 1ull << (i & 63); }
+/* The bits [off, min(off + n, MEM_LINE_BYTES)) as a mask. */
+static inline void mem_mask_range(uint64_t r[2], uint32_t off, uint32_t n)
+{
+    uint32_t end = off + n < MEM_LINE_BYTES ? off + n : MEM_LINE_BYTES;
+    for (uint32_t w = 0; w < 2; w++) {
+        uint32_t lo = w * 64, a = off > lo ? off - lo : 0, b = end > lo ? end - lo : 0;
+        if (a > 64)
+            a = 64;
+        if (b > 64)
+            b = 64;
+        uint64_t up = b == 64 ? ~0ull : (1ull << b) - 1, below = a == 64 ? ~0ull : (1ull << a) - 1;
+        r[w] = b > a ? up & ~below : 0;
+    }
+}
 /* Set bits [off, off+n). */
 static inline void mem_mask_set_range(uint64_t m[2], uint32_t off, uint32_t n)
 {
-    for (uint32_t i = off; i < off + n && i < MEM_LINE_BYTES; i++)
-        mem_mask_set(m, i);
+    uint64_t r[2];
+    mem_mask_range(r, off, n);
+    m[0] |= r[0];
+    m[1] |= r[1];
 }
 /* True when every bit of [off, off+n) is set. */
 static inline bool mem_mask_all(const uint64_t m[2], uint32_t off, uint32_t n)
 {
-    for (uint32_t i = off; i < off + n && i < MEM_LINE_BYTES; i++)
-        if (!mem_mask_test(m, i))
-            return false;
-    return true;
+    uint64_t r[2];
+    mem_mask_range(r, off, n);
+    return (m[0] & r[0]) == r[0] && (m[1] & r[1]) == r[1];
 }
 
 /* True when any bit of [off, off+n) is set. */
 static inline bool mem_mask_any_range(const uint64_t m[2], uint32_t off, uint32_t n)
 {
-    for (uint32_t i = off; i < off + n && i < MEM_LINE_BYTES; i++)
-        if (mem_mask_test(m, i))
-            return true;
-    return false;
+    uint64_t r[2];
+    mem_mask_range(r, off, n);
+    return ((m[0] & r[0]) | (m[1] & r[1])) != 0;
+}
+
+/* dst[i] = src[i] for every line offset i < n whose bit is set in m (byte
+ * i of a line is bit i). Whole 64- and 8-byte groups are copied at once
+ * where their bits are all set and skipped where none is; the result is
+ * that of the byte-by-byte loop. */
+static inline void mem_mask_copy(uint8_t *dst, const uint8_t *src, const uint64_t m[2], uint32_t n)
+{
+    uint64_t r[2];
+    mem_mask_range(r, 0, n);
+    for (uint32_t w = 0; w < 2; w++) {
+        uint64_t mw = m[w] & r[w];
+        uint32_t base = w * 64;
+        if (mw == ~0ull) {
+            memcpy(dst + base, src + base, 64);
+            continue;
+        }
+        for (; mw; mw &= ~(0xffull << (__builtin_ctzll(mw) & ~7u))) {
+            uint32_t g = (uint32_t)__builtin_ctzll(mw) & ~7u; /* first group with a bit set */
+            uint32_t bits = (uint32_t)(mw >> g) & 0xffu;
+            if (bits == 0xffu) {
+                memcpy(dst + base + g, src + base + g, 8);
+                continue;
+            }
+            for (; bits; bits &= bits - 1) {
+                uint32_t j = g + (uint32_t)__builtin_ctz(bits);
+                dst[base + j] = src[base + j];
+            }
+        }
+    }
 }
 
 /* TC replies carry one 64-bit physical time (ps) in the wts / rts fields: a

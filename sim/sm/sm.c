@@ -317,12 +317,36 @@ static uint8_t pw_compute(const struct sm *s, uint32_t w)
     return (uint8_t)(PW_PASS | ((fl & SMI_MEM) ? PW_MEM : 0) | k->pop[func][pc].cls);
 }
 
+/* NOTE(check-fast): port_check runs for every candidate warp of every
+ * scheduler evaluation; its common path (memo hit, then the pool and the
+ * collector-open test) stays free of calls, and the memo fill and the
+ * register-file gate are out of line, so that the common path needs no
+ * saved registers. */
+static __attribute__((noinline)) uint8_t pw_fill(struct sm *s, uint32_t w)
+{
+    return s->w_pw[w] = pw_compute(s, w);
+}
+
+static __attribute__((noinline)) enum wsched_why port_check_gated(struct sm *s, uint32_t w, uint8_t pw)
+{
+    /* The register-file policy may hold the warp back (LTRF interval
+     * prefetch, racetrack write buffer full); SRAM never does (docs/rf.md). */
+    uint32_t func = fetch_warp_func(&s->fetch, w), pc = fetch_ibuf_head(&s->fetch, w);
+    if (!rf_can_issue(&s->oc.rf, w, func, pc, &s->k->pop[func][pc], s->cycle))
+        return WSCHED_PIPE_BUSY;
+    if ((pw & PW_MEM) && s->n_mo_free == 0)
+        return WSCHED_PIPE_BUSY;
+    if (!opcoll_can_accept(&s->oc, (enum pipe_class)(pw & PW_CLS), s->cycle))
+        return WSCHED_PIPE_BUSY;
+    return WSCHED_READY;
+}
+
 static enum wsched_why port_check(void *ctx, uint32_t w)
 {
     struct sm *s = ctx;
     uint8_t pw = s->w_pw[w];
-    if (!pw)
-        s->w_pw[w] = pw = pw_compute(s, w);
+    if (UNLIKELY(!pw))
+        pw = pw_fill(s, w);
 #ifdef GPUSIM_PARANOID
     else if (pw != pw_compute(s, w))
         sim_panic("sm[%u]: warp %u issue-check memo 0x%x, recomputed 0x%x (a missing warp_touch)", s->id, w, pw,
@@ -330,13 +354,8 @@ static enum wsched_why port_check(void *ctx, uint32_t w)
 #endif
     if (pw & PW_BLOCK)
         return (enum wsched_why)(pw & ~PW_BLOCK);
-    /* The register-file policy may hold the warp back (LTRF interval
-     * prefetch, racetrack write buffer full); SRAM never does (docs/rf.md). */
-    if (s->rf_gate) {
-        uint32_t func = fetch_warp_func(&s->fetch, w), pc = fetch_ibuf_head(&s->fetch, w);
-        if (!rf_can_issue(&s->oc.rf, w, func, pc, &s->k->pop[func][pc], s->cycle))
-            return WSCHED_PIPE_BUSY;
-    }
+    if (UNLIKELY(s->rf_gate))
+        return port_check_gated(s, w, pw);
     if ((pw & PW_MEM) && s->n_mo_free == 0)
         return WSCHED_PIPE_BUSY;
     if (!opcoll_can_accept(&s->oc, (enum pipe_class)(pw & PW_CLS), s->cycle))

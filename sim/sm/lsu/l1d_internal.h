@@ -36,9 +36,7 @@ static inline uint8_t *l1d_line_data(struct l1d *l, uint32_t li) { return l->dat
 /* Copy src's bytes under mask into dst (line offsets). */
 static inline void l1d_write_bytes(uint8_t *dst, const uint8_t *src, const uint64_t mask[2])
 {
-    for (uint32_t i = 0; i < MEM_LINE_BYTES; i++)
-        if (mem_mask_test(mask, i))
-            dst[i] = src[i];
+    mem_mask_copy(dst, src, mask, MEM_LINE_BYTES);
 }
 
 /* Per-line metadata when the event hook is on: the inserting warp. */

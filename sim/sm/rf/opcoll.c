@@ -54,15 +54,38 @@ static bool queue_front(void *ctx, uint32_t bank, bool back, uint32_t *warp, uin
 }
 
 /* Start-of-cycle bookkeeping: per-cycle counters belong to cycle `now`. */
-static void new_cycle(struct opcoll *oc, cycle_t now)
+/* NOTE(open-mask): oc->open has bit k set when set k can take an
+ * instruction in cycle cyc: its issue width is not used up (in_now) and it
+ * has a free unit, or with oc.alloc_delay a free latch entry. It is
+ * recomputed for set k wherever in_now[k], n_busy[k] or latch_n[k] changes,
+ * and for every set when a cycle starts, so that opcoll_can_accept, asked
+ * for every candidate warp of every scheduler, is one AND; the sets are
+ * still tried SP first (lowest bit). GPUSIM_PARANOID builds compare it with
+ * the counters on every choice. */
+static inline void open_update(struct opcoll *oc, uint32_t k)
 {
-    if (oc->cyc == now)
-        return;
+    bool room = oc->cfg.alloc_delay ? oc->latch_n[k] < oc->latch_cap[k] : oc->n_busy[k] < oc->cfg.units[k];
+    if (oc->in_now[k] < oc->cfg.in_ports[k] && room)
+        oc->open |= (uint8_t)(1u << k);
+    else
+        oc->open &= (uint8_t)~(1u << k);
+}
+
+void opcoll_new_cycle(struct opcoll *oc, cycle_t now)
+{
     SIM_ASSERT(oc->cyc == CYCLE_NEVER || now > oc->cyc, "opcoll: cycle %llu after %llu",
                (unsigned long long)now, (unsigned long long)oc->cyc);
     oc->cyc = now;
-    for (int k = 0; k < PIPE_N_KINDS; k++)
+    for (uint32_t k = 0; k < PIPE_N_KINDS; k++) {
         oc->in_now[k] = 0;
+        open_update(oc, k);
+    }
+}
+
+static inline void new_cycle(struct opcoll *oc, cycle_t now)
+{
+    if (oc->cyc != now)
+        opcoll_new_cycle(oc, now);
 }
 
 void opcoll_stats_sync(struct opcoll *oc, cycle_t now)
@@ -136,13 +159,18 @@ static uint32_t free_unit(const struct opcoll *oc, uint32_t k)
 static int choose_set(struct opcoll *oc, enum pipe_class cls, cycle_t now)
 {
     new_cycle(oc, now);
-    uint8_t mask = oc->cls_pipes[cls];
+    uint32_t m = oc->cls_pipes[cls] & oc->open; /* NOTE(open-mask) */
+#ifdef GPUSIM_PARANOID
+    int want = -1;
     bool latched = oc->cfg.alloc_delay != 0;
-    for (int k = 0; k < PIPE_N_KINDS; k++) /* SP first: "SP preferred" */
-        if ((mask & (1u << k)) && oc->in_now[k] < oc->cfg.in_ports[k] &&
+    for (int k = 0; k < PIPE_N_KINDS && want < 0; k++) /* SP first: "SP preferred" */
+        if ((oc->cls_pipes[cls] & (1u << k)) && oc->in_now[k] < oc->cfg.in_ports[k] &&
             (latched ? oc->latch_n[k] < oc->latch_cap[k] : oc->n_busy[k] < oc->cfg.units[k]))
-            return k;
-    return -1;
+            want = k;
+    if (want != (m ? (int)__builtin_ctz(m) : -1))
+        sim_panic("opcoll: open mask 0x%x disagrees with the counters (set %d)", oc->open, want);
+#endif
+    return m ? (int)__builtin_ctz(m) : -1; /* SP first: "SP preferred" */
 }
 
 uint64_t opcoll_res_sig(const struct opcoll *oc, cycle_t now)
@@ -155,10 +183,6 @@ uint64_t opcoll_res_sig(const struct opcoll *oc, cycle_t now)
     return sig;
 }
 
-bool opcoll_can_accept(struct opcoll *oc, enum pipe_class cls, cycle_t now)
-{
-    return choose_set(oc, cls, now) >= 0;
-}
 
 static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *op, cycle_t now);
 
@@ -179,6 +203,7 @@ uint32_t opcoll_issue(struct opcoll *oc, const struct pipe_op *op, cycle_t now)
         l->op.kind = (uint8_t)k;
         l->since = now;
         oc->latch_n[k]++;
+        open_update(oc, (uint32_t)k);
         rf_on_issue(&oc->rf, &l->op, now);
         return OC_UNIT_NONE;
     }
@@ -247,6 +272,7 @@ static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *o
             queue_read(oc, u, op, i);
     oc->reads_queued += cu->n_pending;
     oc->n_busy[k]++;
+    open_update(oc, k);
     return u;
 }
 
@@ -260,6 +286,7 @@ static void latch_advance(struct opcoll *oc, cycle_t now)
             take_unit(oc, k, &oc->latch[k][oc->latch_head[k]].op, now);
             oc->latch_head[k] = (oc->latch_head[k] + 1) % OC_LATCH_MAX;
             oc->latch_n[k]--;
+            open_update(oc, k);
         }
 }
 
@@ -316,6 +343,7 @@ void opcoll_release(struct opcoll *oc, uint32_t unit, cycle_t now)
     cu->busy = false;
     oc->collected &= ~(1ull << unit);
     oc->n_busy[cu->set]--;
+    open_update(oc, cu->set);
 }
 
 bool opcoll_write(struct opcoll *oc, uint32_t warp, const uint16_t *regs, uint32_t n, cycle_t now)

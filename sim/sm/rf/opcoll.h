@@ -133,6 +133,7 @@ struct opcoll {
     cycle_t cyc;                      /* cycle of the per-cycle counters below */
     uint32_t in_now[PIPE_N_KINDS];    /* instructions entered per set in cycle cyc */
     uint32_t n_busy[PIPE_N_KINDS];    /* busy units per set */
+    uint8_t open;                     /* bit k: set k takes an instruction in cycle cyc (NOTE(open-mask)) */
     struct oc_latched latch[PIPE_N_KINDS][OC_LATCH_MAX]; /* issue -> collector latches (oc.alloc_delay > 0), FIFO */
     uint32_t latch_head[PIPE_N_KINDS], latch_n[PIPE_N_KINDS]; /* FIFO head index and fill per set (entries) */
     uint32_t latch_cap[PIPE_N_KINDS]; /* latch entries per set: oc.in_ports_<set> x oc.alloc_delay */
@@ -160,10 +161,18 @@ void opcoll_kernel_start(struct opcoll *oc, const struct rf_kernel_info *ki);
  * instructions entered this cycle and latched per set; 60 bits): equal values give
  * equal answers for every class. */
 uint64_t opcoll_res_sig(const struct opcoll *oc, cycle_t now);
+/* Start cycle now's per-cycle counters (called by the functions below). */
+void opcoll_new_cycle(struct opcoll *oc, cycle_t now);
 /* May an instruction of class cls issue at cycle now (a free unit, or with
  * oc.alloc_delay a free latch entry, of an allowed set whose issue width is
- * not used up)? Pure. */
-bool opcoll_can_accept(struct opcoll *oc, enum pipe_class cls, cycle_t now);
+ * not used up)? Inline: the scheduler asks it for every candidate warp
+ * (NOTE(open-mask) in opcoll.c). */
+static inline bool opcoll_can_accept(struct opcoll *oc, enum pipe_class cls, cycle_t now)
+{
+    if (__builtin_expect(oc->cyc != now, 0))
+        opcoll_new_cycle(oc, now);
+    return (oc->cls_pipes[cls] & oc->open) != 0;
+}
 /* Issue op (class op->cls) at cycle now, after pipes_tick(now). Returns the
  * collector unit, or OC_UNIT_NONE when the op waits in the set's latch
  * (oc.alloc_delay > 0); panics when opcoll_can_accept is false. */

@@ -205,8 +205,9 @@ enum wsched_why wsched_probe(struct wsched *s, uint32_t w)
 {
     if (s->why_turn[w] != s->turn) {
         enum wsched_why r = s->port->check(s->port->ctx, w);
-        SIM_ASSERT(r >= WSCHED_IBUF_EMPTY && r <= WSCHED_READY && r != WSCHED_POLICY,
-                   "wsched: check(warp %u) returned %d, not a warp reason", w, (int)r);
+        /* per candidate and cycle: debug builds only (STYLE.md 4) */
+        SIM_DEBUG_ASSERT(r >= WSCHED_IBUF_EMPTY && r <= WSCHED_READY && r != WSCHED_POLICY,
+                         "wsched: check(warp %u) returned %d, not a warp reason", w, (int)r);
         s->why[w] = (uint8_t)r;
         s->why_turn[w] = s->turn;
     }
@@ -233,6 +234,59 @@ static void paranoid_skip(struct wsched *s, struct wsched_unit *u)
 }
 #endif
 
+/* Probe warp w in an evaluation of u: the load gate, then issue when READY
+ * (returns true). */
+static inline bool try_warp(struct wsched *s, struct wsched_unit *u, uint32_t w, enum wsched_why r,
+                            enum wsched_why *worst)
+{
+    if (r == WSCHED_READY && s->no_load[w] && s->port->is_l1_load && s->port->is_l1_load(s->port->ctx, w)) {
+        r = WSCHED_POLICY; /* load gate (CCWS, block_loads) */
+        u->st.throttled++;
+        s->held = true;
+    }
+    if (r > *worst)
+        *worst = r;
+    if (r != WSCHED_READY)
+        return false;
+    uint32_t flags = s->port->issue(s->port->ctx, w);
+    u->last = w;
+    u->issued_now = w;
+    u->last_why = WSCHED_READY;
+    stat_hist_add(&u->st.by_warp, w);
+    s->pol->on_issue(s, u, w, flags);
+    return true;
+}
+
+/* NOTE(greedy-walk): for gto the candidate order is the greedy warp and
+ * then the age list without it, which offers every resident warp once. The
+ * walk below visits them in that order without building u->order, and asks
+ * check() directly: with every warp offered once, no warp is probed twice
+ * in an evaluation, so the probe memo (why/why_turn) has nothing to save.
+ * The outcome (issued warp, classification, policy calls) is the generic
+ * loop's. */
+static uint32_t greedy_walk(struct wsched *s, struct wsched_unit *u)
+{
+    enum wsched_why worst = WSCHED_NO_WARP;
+    enum wsched_why (*check)(void *, uint32_t) = s->port->check;
+    void *ctx = s->port->ctx;
+    uint32_t g = u->last;
+    if (g != WSCHED_NONE && s->resident[g]) {
+        if (try_warp(s, u, g, check(ctx, g), &worst))
+            return g;
+    } else {
+        g = WSCHED_NONE;
+    }
+    for (uint32_t i = 0; i < u->n_age; i++) {
+        uint32_t w = u->age[i];
+        if (w != g && try_warp(s, u, w, check(ctx, w), &worst))
+            return w;
+    }
+    u->last_why = worst;
+    if (worst == WSCHED_PIPE_BUSY && s->port->res_sig) /* nothing issued: resources as probed */
+        u->res_seen = s->port->res_sig(s->port->ctx);
+    return WSCHED_NONE;
+}
+
 static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
 {
     u->issued_now = WSCHED_NONE;
@@ -253,6 +307,8 @@ static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
         u->last_why = WSCHED_NO_WARP;
         return WSCHED_NONE;
     }
+    if (s->pol->greedy_age)
+        return greedy_walk(s, u);
     uint32_t n = s->pol->order(s, u);
     SIM_ASSERT(n <= u->n_age, "wsched %u: policy %s ordered %u warps", u->id, s->pol->name, n);
     enum wsched_why worst = WSCHED_NO_WARP;
@@ -261,23 +317,8 @@ static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
         /* per candidate and cycle (a division): debug builds only (STYLE.md 4) */
         SIM_DEBUG_ASSERT(s->resident[w] && w % s->n_sched == u->id, "wsched %u: policy offered warp %u", u->id,
                          w);
-        enum wsched_why r = wsched_probe(s, w);
-        if (r == WSCHED_READY && s->no_load[w] && s->port->is_l1_load && s->port->is_l1_load(s->port->ctx, w)) {
-            r = WSCHED_POLICY; /* load gate (CCWS, block_loads) */
-            u->st.throttled++;
-            s->held = true;
-        }
-        if (r > worst)
-            worst = r;
-        if (r == WSCHED_READY) {
-            uint32_t flags = s->port->issue(s->port->ctx, w);
-            u->last = w;
-            u->issued_now = w;
-            u->last_why = WSCHED_READY;
-            stat_hist_add(&u->st.by_warp, w);
-            s->pol->on_issue(s, u, w, flags);
+        if (try_warp(s, u, w, wsched_probe(s, w), &worst))
             return w;
-        }
     }
     /* Nothing issued: classify over every resident warp of the scheduler.
      * When the policy offered all of them (distinct), the loop above saw

@@ -234,6 +234,11 @@ struct wsched_policy {
      * skip a scheduler whose warps were all blocked on per-warp conditions
      * and saw no event since (NOTE(sched-skip) in sched.c). */
     bool stable_order;
+    /* True when order() is u->last (when resident) followed by the age list
+     * without it, and has no side effect the framework needs: the framework
+     * then walks the two directly instead of asking for the order
+     * (NOTE(greedy-walk) in sched.c). gto only. */
+    bool greedy_age;
     /* Optional SM-wide state (NULL for lrr, gto, two_level): state shared by
      * all schedulers of the SM (IWL estimator, CCWS scores), in s->spstate.
      * sm_init runs before the units' init, sm_fini after their fini. */

@@ -82,4 +82,5 @@ const struct wsched_policy wsched_policy_gto = {
     .on_exit = gto_on_exit,
     .on_event = NULL,
     .stable_order = true,
+    .greedy_age = true, /* NOTE(greedy-walk) in sched.c */
 };
