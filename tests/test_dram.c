@@ -969,6 +969,47 @@ static void test_addrmap(void)
     TAP_OK(fault > 0, "addrmap_fault: a wrong layout string is detected (%d mismatches)", fault);
 }
 
+/* NOTE(bank-masks): the rotating walk over a bank mask visits exactly the
+ * set bits in the order (r + i) mod banks, for masks of every density and
+ * every start r, up to 256 banks. */
+static void test_bank_mask_walk(void)
+{
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    uint32_t bad = 0, walks = 0;
+    const uint32_t nbs[] = {1, 2, 16, 63, 64, 65, 128, 200, 256};
+    for (uint32_t t = 0; t < sizeof nbs / sizeof nbs[0]; t++) {
+        uint32_t nb = nbs[t];
+        for (uint32_t rep = 0; rep < 60; rep++) {
+            uint64_t m[DRAM_BANK_WORDS] = {0};
+            for (uint32_t b = 0; b < nb; b++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                uint32_t keep = rep % 6 == 0 ? 0 : rep % 6 == 1 ? 1 : (uint32_t)(x % (rep % 6));
+                if (keep == 1 || (rep % 6 == 1))
+                    dram_mask_put(m, b, true);
+            }
+            for (uint32_t r = 0; r < nb; r++) {
+                uint32_t want[256], n = 0, got = 0;
+                for (uint32_t i = 0; i < nb; i++) {
+                    uint32_t b = (r + i) % nb;
+                    if (m[b >> 6] >> (b & 63) & 1)
+                        want[n++] = b;
+                }
+                for (uint32_t b = dram_mask_rot(m, r, UINT32_MAX); b != UINT32_MAX; b = dram_mask_rot(m, r, b)) {
+                    if (got >= n || want[got] != b) {
+                        bad++;
+                        break;
+                    }
+                    got++;
+                }
+                bad += got != n;
+                walks++;
+            }
+        }
+    }
+    TAP_OK(walks > 10000, "%u rotating walks", walks);
+    TAP_EQ_U64(bad, 0, "the mask walk is the rotating bank order with idle banks skipped");
+}
+
 int main(void)
 {
     tap_no_plan();
@@ -986,5 +1027,6 @@ int main(void)
     test_config();
     test_geometries();
     test_addrmap();
+    test_bank_mask_walk();
     return tap_exit();
 }

@@ -366,6 +366,7 @@ static void wait_insert(struct dram *d, uint32_t s)
     else
         bk->head = s;
     bk->tail = s;
+    dram_mask_put(d->queued, x->req.bank, true);
     d->n_wait++;
     if (x->req.is_write)
         d->n_wait_wr++;
@@ -393,6 +394,8 @@ static void wait_remove(struct dram *d, uint32_t s)
         d->slot[x->bnext].bprev = x->bprev;
     else
         bk->tail = x->bprev;
+    if (bk->head == DRAM_NONE)
+        dram_mask_put(d->queued, x->req.bank, false);
     d->n_wait--;
     if (x->req.is_write)
         d->n_wait_wr--;
@@ -408,6 +411,7 @@ void dram_sched_hand(struct dram *d, uint32_t s, cycle_t cycle)
                d->channel_id, x->req.bank);
     wait_remove(d, s);
     bk->serving = s;
+    dram_mask_put(d->busy, x->req.bank, true);
     bk->sched_row = x->req.row;
     uint32_t cols = (x->req.bytes + d->col_bytes - 1) / d->col_bytes;
     x->cols_left = cols ? cols : 1;
@@ -585,6 +589,7 @@ static void issue(struct dram *d, uint32_t b, enum dram_cmd c, cycle_t cycle)
             x->done_cycle = cycle + dl;
             d->inflight[d->n_inflight++] = s;
             bk->serving = DRAM_NONE;
+            dram_mask_put(d->busy, b, false);
         }
         break;
     }
@@ -603,8 +608,9 @@ static void issue(struct dram *d, uint32_t b, enum dram_cmd c, cycle_t cycle)
 static void stage_issue(struct dram *d, cycle_t cycle)
 {
     uint32_t nb = (uint32_t)d->cfg.banks;
-    for (uint32_t i = 0; i < nb; i++) {
-        uint32_t b = (d->issue_rr + i) % nb;
+    /* NOTE(bank-masks): only banks with a request in service have a command */
+    for (uint32_t b = dram_mask_rot(d->busy, d->issue_rr, UINT32_MAX); b != UINT32_MAX;
+         b = dram_mask_rot(d->busy, d->issue_rr, b)) {
         enum dram_cmd c = bank_next_cmd(d, b);
         if (c == DRAM_N_CMD || cmd_earliest(d, b, c) > cycle)
             continue;
@@ -718,6 +724,10 @@ static void check_invariants(const struct dram *d)
                "dram %u: return queue %u + reserved %u > %u", d->channel_id, d->retq_count,
                d->ret_reserved, d->retq_cap);
     SIM_ASSERT(d->delay_count <= d->delay_cap, "dram %u: delay line overfull", d->channel_id);
+    for (uint32_t b = 0; b < d->cfg.banks; b++) /* NOTE(bank-masks) */
+        SIM_ASSERT(((d->busy[b >> 6] >> (b & 63) & 1) != 0) == (d->bank[b].serving != DRAM_NONE) &&
+                       ((d->queued[b >> 6] >> (b & 63) & 1) != 0) == (d->bank[b].head != DRAM_NONE),
+                   "dram %u: bank masks disagree with bank %u", d->channel_id, b);
 #else
     (void)d;
 #endif
@@ -729,12 +739,11 @@ static cycle_t next_work(const struct dram *d, cycle_t cycle)
     for (uint32_t i = 0; i < d->n_inflight; i++)
         next = MIN(next, d->slot[d->inflight[i]].done_cycle);
     bool schedulable = false;
-    for (uint32_t b = 0; b < d->cfg.banks; b++) {
+    for (uint32_t w = 0; w < DRAM_BANK_WORDS; w++) /* NOTE(bank-masks) */
+        schedulable |= (d->queued[w] & ~d->busy[w]) != 0;
+    for (uint32_t b = dram_mask_next(d->busy, 0); b != UINT32_MAX;
+         b = b + 1 < DRAM_BANK_WORDS * 64 ? dram_mask_next(d->busy, b + 1) : UINT32_MAX) {
         const struct dram_bank *bk = &d->bank[b];
-        if (bk->serving == DRAM_NONE) {
-            schedulable |= bk->head != DRAM_NONE;
-            continue;
-        }
         enum dram_cmd c = bank_next_cmd(d, b);
         if (c == DRAM_CMD_RD && read_needs_place(d, bk->serving) && !ret_place_free(d))
             continue; /* woken by dram_pop_read */
@@ -768,8 +777,8 @@ cycle_t dram_tick(struct dram *d, cycle_t cycle)
         d->st.queue_occ.sum += (uint64_t)d->n_wait * dt;
         d->st.queue_occ.count += dt;
         uint32_t busy = 0;
-        for (uint32_t b = 0; b < d->cfg.banks; b++)
-            busy += d->bank[b].serving != DRAM_NONE;
+        for (uint32_t w = 0; w < DRAM_BANK_WORDS; w++) /* NOTE(bank-masks) */
+            busy += (uint32_t)__builtin_popcountll(d->busy[w]);
         if (busy) {
             d->st.blp.sum += (uint64_t)busy * dt;
             d->st.blp.count += dt;

@@ -253,6 +253,47 @@ struct dram;
 /* Scheduler policy (dram_sched.h). */
 struct dram_sched_ops;
 
+#define DRAM_BANK_WORDS 4 /* 64-bit words of a bank mask: dram.banks <= 256 */
+
+/* The first bank >= from whose bit is set in m[0..DRAM_BANK_WORDS), or
+ * UINT32_MAX. Visiting the set bits from r upwards and then from 0 up to r
+ * is the rotating order (r + i) mod banks with the clear bits skipped. */
+static inline uint32_t dram_mask_next(const uint64_t *m, uint32_t from)
+{
+    for (uint32_t w = from >> 6; w < DRAM_BANK_WORDS; w++) {
+        uint64_t x = m[w];
+        if (w == from >> 6)
+            x &= ~0ull << (from & 63);
+        if (x)
+            return w * 64 + (uint32_t)__builtin_ctzll(x);
+    }
+    return UINT32_MAX;
+}
+/* The bank after b in the rotating walk from bank r over the set bits of m
+ * (b = UINT32_MAX: the first one), or UINT32_MAX when the walk is done. */
+static inline uint32_t dram_mask_rot(const uint64_t *m, uint32_t r, uint32_t b)
+{
+    uint32_t n;
+    if (b == UINT32_MAX) { /* the lowest set bit >= r, else the lowest one (then < r) */
+        n = dram_mask_next(m, r);
+        return n == UINT32_MAX && r ? dram_mask_next(m, 0) : n;
+    }
+    n = dram_mask_next(m, b + 1);
+    if (b >= r) { /* upper part: go on, then wrap to the bits below r */
+        if (n != UINT32_MAX || r == 0)
+            return n;
+        n = dram_mask_next(m, 0);
+    }
+    return n < r ? n : UINT32_MAX;
+}
+static inline void dram_mask_put(uint64_t *m, uint32_t b, bool on)
+{
+    if (on)
+        m[b >> 6] |= 1ull << (b & 63);
+    else
+        m[b >> 6] &= ~(1ull << (b & 63));
+}
+
 struct dram {
     struct dram_cfg cfg;         /* copy of the configuration */
     unsigned channel_id;         /* instance number (messages, stats) */
@@ -304,6 +345,9 @@ struct dram {
 
     uint32_t sched_rr;           /* next bank the scheduler tries first */
     uint32_t issue_rr;           /* next bank the command issuer tries first */
+    /* NOTE(bank-masks): bit b of busy: bank b has a request in service
+     * (serving != DRAM_NONE); of queued: bank b's waiting list is not empty */
+    uint64_t busy[DRAM_BANK_WORDS], queued[DRAM_BANK_WORDS];
     int last_col_dir;            /* -1 none yet, 0 read, 1 write: direction of the last column cmd */
     cycle_t bus_free;            /* first cycle the data bus is free (debug overlap check) */
     cycle_t last_cycle;          /* last cycle ticked (CYCLE_NEVER before the first) */

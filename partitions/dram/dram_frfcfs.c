@@ -17,11 +17,14 @@
 static bool frfcfs_pick(struct dram *d, cycle_t cycle)
 {
     uint32_t nb = (uint32_t)d->cfg.banks;
-    for (uint32_t i = 0; i < nb; i++) {
-        uint32_t b = (d->sched_rr + i) % nb;
+    uint64_t cand[DRAM_BANK_WORDS]; /* idle banks with waiting requests (NOTE(bank-masks) in dram.h) */
+    for (uint32_t w = 0; w < DRAM_BANK_WORDS; w++)
+        cand[w] = d->queued[w] & ~d->busy[w];
+    for (uint32_t b = dram_mask_rot(cand, d->sched_rr, UINT32_MAX); b != UINT32_MAX;
+         b = dram_mask_rot(cand, d->sched_rr, b)) {
         struct dram_bank *bk = &d->bank[b];
-        if (bk->serving != DRAM_NONE || bk->head == DRAM_NONE)
-            continue;
+        SIM_DEBUG_ASSERT(bk->serving == DRAM_NONE && bk->head != DRAM_NONE, "dram %u: bank masks stale at %u",
+                         d->channel_id, b);
         uint32_t oldest = DRAM_NONE, hit = DRAM_NONE;
         for (uint32_t s = bk->head; s != DRAM_NONE; s = d->slot[s].bnext) {
             if (!dram_sched_eligible(d, s))

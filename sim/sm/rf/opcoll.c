@@ -57,18 +57,19 @@ static bool queue_front(void *ctx, uint32_t bank, bool back, uint32_t *warp, uin
 /* NOTE(open-mask): oc->open has bit k set when set k can take an
  * instruction in cycle cyc: its issue width is not used up (in_now) and it
  * has a free unit, or with oc.alloc_delay a free latch entry. It is
- * recomputed for set k wherever in_now[k], n_busy[k] or latch_n[k] changes,
- * and for every set when a cycle starts, so that opcoll_can_accept, asked
+ * recomputed for set k wherever in_now[k], n_busy[k] or latch_n[k] changes;
+ * when a cycle starts (in_now all 0) it is room & ports, where room (bit k:
+ * a free unit or latch entry) changes only with n_busy and latch_n and
+ * ports (in_ports > 0) is fixed. So opcoll_can_accept, asked
  * for every candidate warp of every scheduler, is one AND; the sets are
  * still tried SP first (lowest bit). GPUSIM_PARANOID builds compare it with
  * the counters on every choice. */
 static inline void open_update(struct opcoll *oc, uint32_t k)
 {
     bool room = oc->cfg.alloc_delay ? oc->latch_n[k] < oc->latch_cap[k] : oc->n_busy[k] < oc->cfg.units[k];
-    if (oc->in_now[k] < oc->cfg.in_ports[k] && room)
-        oc->open |= (uint8_t)(1u << k);
-    else
-        oc->open &= (uint8_t)~(1u << k);
+    uint8_t bit = (uint8_t)(1u << k);
+    oc->room = room ? oc->room | bit : oc->room & (uint8_t)~bit;
+    oc->open = room && oc->in_now[k] < oc->cfg.in_ports[k] ? oc->open | bit : oc->open & (uint8_t)~bit;
 }
 
 void opcoll_new_cycle(struct opcoll *oc, cycle_t now)
@@ -76,10 +77,9 @@ void opcoll_new_cycle(struct opcoll *oc, cycle_t now)
     SIM_ASSERT(oc->cyc == CYCLE_NEVER || now > oc->cyc, "opcoll: cycle %llu after %llu",
                (unsigned long long)now, (unsigned long long)oc->cyc);
     oc->cyc = now;
-    for (uint32_t k = 0; k < PIPE_N_KINDS; k++) {
+    for (uint32_t k = 0; k < PIPE_N_KINDS; k++)
         oc->in_now[k] = 0;
-        open_update(oc, k);
-    }
+    oc->open = oc->room & oc->ports;
 }
 
 static inline void new_cycle(struct opcoll *oc, cycle_t now)
@@ -129,6 +129,11 @@ void opcoll_init(struct opcoll *oc, const struct rf_cfg *rf, const struct oc_cfg
     for (int k = 0; k < PIPE_N_KINDS; k++)
         oc->latch_cap[k] = (uint32_t)(cfg->in_ports[k] * cfg->alloc_delay);
     oc->cyc = CYCLE_NEVER;
+    for (uint32_t k = 0; k < PIPE_N_KINDS; k++) {
+        if (cfg->in_ports[k] > 0)
+            oc->ports |= (uint8_t)(1u << k);
+        open_update(oc, k); /* everything free */
+    }
     stat_hist_init(&oc->conflicts_by_bank, oc->n_banks, 1);
     rf_init(&oc->rf, rf, pol, pol_arg);
     rf_set_queue_front(&oc->rf, queue_front, oc);

@@ -134,6 +134,8 @@ struct opcoll {
     uint32_t in_now[PIPE_N_KINDS];    /* instructions entered per set in cycle cyc */
     uint32_t n_busy[PIPE_N_KINDS];    /* busy units per set */
     uint8_t open;                     /* bit k: set k takes an instruction in cycle cyc (NOTE(open-mask)) */
+    uint8_t room;                     /* bit k: set k has a free unit (with oc.alloc_delay: latch entry) */
+    uint8_t ports;                    /* bit k: oc.in_ports of set k > 0 */
     struct oc_latched latch[PIPE_N_KINDS][OC_LATCH_MAX]; /* issue -> collector latches (oc.alloc_delay > 0), FIFO */
     uint32_t latch_head[PIPE_N_KINDS], latch_n[PIPE_N_KINDS]; /* FIFO head index and fill per set (entries) */
     uint32_t latch_cap[PIPE_N_KINDS]; /* latch entries per set: oc.in_ports_<set> x oc.alloc_delay */
