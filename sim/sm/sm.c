@@ -665,6 +665,10 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
     struct sm *s = self;
     s->ctx = ctx;
     s->now = now;
+    /* NOTE(tick-locals): a 64-bit division costs tens of cycles and the
+     * configuration's flag sits far from the SM's hot fields; the pipeline
+     * division is skipped for the usual div = 1 and the flag is a field of
+     * the SM. */
     uint64_t c = now / s->sh->core_ps, div = s->sh->pipe_div;
     if (s->err)
         return PS_NEVER;
@@ -672,9 +676,10 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
 #define NEXTC(x) do { uint64_t n_ = (x); if (n_ < next_c) next_c = n_; } while (0)
 #define NEXTP(x) do { uint64_t n_ = (x); if (n_ < next_p) next_p = n_; } while (0)
     NEXTC(icnt_rx_tick(&s->rx, c));
-    if (c % div == 0) {
-        uint64_t p = c / div;
+    if (div == 1 || c % div == 0) {
+        uint64_t p = div == 1 ? c : c / div;
         s->cycle = p;
+        ldst_catch_up(&s->ldst, p); /* before replies reach the L1D (NOTE(fail-memo) in ldst.c) */
         replies(s, p);
         if (s->k) {
             if (s->was_active) /* the cycles since the last tick had a resident CTA */
@@ -725,6 +730,8 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
         requests(s, p, c);
         if (s->ej_n || ldst_peek_req(&s->ldst, p + 1) || l1ro_peek_req(&s->l1i, p + 1))
             NEXTP(p + 1);
+        if (ldst_stage_retry(&s->ldst)) /* the L1D changed after the LD/ST tick (NOTE(fail-memo) in ldst.c) */
+            NEXTP(p + 1);
         s->last_cycle = p;
         s->was_active = s->n_cta > 0;
         s->pipe_next = next_p;
@@ -736,7 +743,7 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
             NEXTP(c / div + 1);
     }
     NEXTC(icnt_tx_tick(&s->tx, c));
-    if (s->sh->cfg->sim.tick_every_cycle && s->k)
+    if (s->tick_every && s->k)
         NEXTC(c + 1);
 #undef NEXTC
 #undef NEXTP
@@ -775,6 +782,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     s->sh = sh;
     s->last_cycle = CYCLE_NEVER;
     s->pipe_next = CYCLE_NEVER;
+    s->tick_every = cv->sim.tick_every_cycle;
     l1ro_init(&s->l1i, &cv->l1i, "l1i", (int)id);
     fetch_init(&s->fetch, sh->max_warps, &s->l1i, (int)id);
     wsched_init(&s->sched, &cv->sched, sh->max_warps);

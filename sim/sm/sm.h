@@ -148,6 +148,7 @@ struct sm {
     uint64_t last_issue;          /* pipeline cycle of the last issue (watchdog) */
     uint64_t pipe_next;           /* pipeline cycle the last pipeline step asked for (CYCLE_NEVER = none) */
     bool was_active;              /* a CTA was resident at the end of the last tick */
+    bool tick_every;              /* sim.tick_every_cycle, kept here: read on every tick (NOTE(tick-locals)) */
     struct eng_ctx *ctx;          /* engine context during tick / recv */
     ps_t now;                     /* time of the current tick / recv (ps) */
 

@@ -190,6 +190,7 @@ static void on_evict(void *ctx, const struct ta_evict *ev)
 void l1d_set_event_hook(struct l1d *l, l1d_event_fn fn, void *ctx)
 {
     SIM_ASSERT(l1d_idle(l), "l1d[%d]: event hook set with accesses outstanding", l->sm_id);
+    l->gen++;
     struct ta_opts o = l->ta_o;
     if (fn) {
         o.meta_bytes = sizeof(uint16_t);
@@ -703,6 +704,7 @@ enum l1d_result l1d_access(struct l1d *l, const struct l1d_acc *a, cycle_t cycle
     l->cur_cta = MEM_CTA_NONE;
     if (r != L1D_FAIL) {
         l->last_acc = cycle + 1;
+        l->gen++;
         if (UNLIKELY(l->ev_fn != NULL)) {
             static const uint8_t load_ev[4] = {L1D_EV_HIT, L1D_EV_MISS, L1D_EV_MERGE, L1D_EV_OTHER};
             enum l1d_event ev = t->op == COAL_LOAD    ? (enum l1d_event)load_ev[r]
@@ -724,6 +726,7 @@ bool l1d_pop_req(struct l1d *l, struct mem_req *out, cycle_t cycle)
 {
     if (!reqq_pop(&l->mq, out, cycle))
         return false;
+    l->gen++;
     l->st.req_sent++;
     stat_avg_add(&l->st.mq_wait, cycle - out->t_create);
     if (UNLIKELY(l1d_coherent(l))) { /* NOTE(coh-traffic) */
@@ -758,6 +761,7 @@ bool l1d_push_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
     struct l1d_rx *x = &l->rx[idx_ring_push(&l->rx_r)];
     x->rep = *rep;
     x->ready = cycle + 1;
+    l->gen++;
     return true;
 }
 
@@ -779,6 +783,7 @@ bool l1d_pop_done(struct l1d *l, struct l1d_done *out, cycle_t cycle)
         *out = f->d;
         idx_ring_pop(&l->fq_r);
     }
+    l->gen++;
     return true;
 }
 
@@ -871,6 +876,7 @@ uint64_t l1d_tick(struct l1d *l, cycle_t cycle)
 #endif
     /* One reply per cycle: completions and fills happen in arrival order. */
     if (l->rx_r.n && l->rx[l->rx_r.head].ready <= cycle) {
+        l->gen++; /* NOTE(fail-memo): whether or not it can be taken */
         if (process_reply(l, &l->rx[l->rx_r.head].rep, cycle)) {
             idx_ring_pop(&l->rx_r);
             l->st.replies++;
@@ -882,6 +888,7 @@ uint64_t l1d_tick(struct l1d *l, cycle_t cycle)
     uint32_t n_lines = ta_n_lines(&l->tags);
     while (l->flush_pos < n_lines && !reqq_full(&l->mq)) {
         uint32_t li = l->flush_pos++;
+        l->gen++;
         if (ta_state_of(&l->tags, li) == TA_MODIFIED) { /* I, V: no-op rows, not stepped */
             if (UNLIKELY(l->g != NULL)) {
                 l1d_gtsc_flush_line(l, li, cycle);
@@ -913,6 +920,7 @@ uint64_t l1d_tick(struct l1d *l, cycle_t cycle)
 void l1d_invalidate_clean(struct l1d *l, cycle_t cycle)
 {
     SIM_ASSERT(!l1d_coherent(l), "l1d[%d]: acquire invalidation of a coherent L1D (ldst must skip it)", l->sm_id);
+    l->gen++;
     /* Lines in V or M step here; R is stepped per open MSHR entry below (with
      * allocate-on-fill it has no way). */
     uint32_t n = ta_n_lines(&l->tags);
@@ -938,6 +946,7 @@ void l1d_invalidate_clean(struct l1d *l, cycle_t cycle)
 void l1d_invalidate_all(struct l1d *l)
 {
     SIM_ASSERT(l1d_idle(l), "l1d[%d]: invalidate with accesses outstanding", l->sm_id);
+    l->gen++;
     /* Per-line steps check every line against the table (M, a dirty line that
      * kernel end did not flush, has no InvAll row and panics); the rows' I is
      * then reached by one bulk invalidation (TA_EV_FLUSH accounting). */
@@ -960,7 +969,11 @@ void l1d_invalidate_all(struct l1d *l)
         lastacc_clear(l->seen);
 }
 
-void l1d_flush_dirty(struct l1d *l) { l->flush_pos = 0; }
+void l1d_flush_dirty(struct l1d *l)
+{
+    l->flush_pos = 0;
+    l->gen++;
+}
 
 bool l1d_idle(const struct l1d *l)
 {

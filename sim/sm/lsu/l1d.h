@@ -362,9 +362,21 @@ struct l1d {
     /* timing */
     uint64_t last_acc;      /* cycle + 1 of the last access (0 = none) */
     uint32_t flush_pos;     /* next line index to scan for dirty data; n_lines = not flushing */
+    uint64_t gen;           /* changes with every change of the state an access reads (NOTE(fail-memo) in ldst.c) */
 
     struct l1d_stats st;
 };
+
+/* NOTE(fail-memo): a failed access of the non-coherent L1D (no G-TSC, no
+ * TC, no perfect store) changed nothing but its reservation-fail counter,
+ * and the same access fails again with the same cause while gen is
+ * unchanged, except for a port conflict, which depends on the cycle. */
+static inline bool l1d_fail_repeats(const struct l1d *l, enum l1d_rf_cause c)
+{
+    return c != L1D_RF_PORT && !l->g && !l->tc && !l->ps && !l->seen;
+}
+/* Count n more failed attempts with cause c (the repeats of a memoised failure). */
+static inline void l1d_count_fails(struct l1d *l, enum l1d_rf_cause c, uint64_t n) { l->st.rf[c] += n; }
 
 /* ------------------------------------------------------------- API */
 

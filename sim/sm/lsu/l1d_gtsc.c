@@ -752,6 +752,7 @@ void l1d_gtsc_invalidate_all(struct l1d *l)
  * superset of the writes the fence waited for). */
 void l1d_gtsc_fence(struct l1d *l, uint32_t warp)
 {
+    l->gen++; /* NOTE(fail-memo) */
     if (!l->g || warp >= L1D_GTSC_WARPS)
         return;
     uint32_t m = 0;
@@ -762,6 +763,7 @@ void l1d_gtsc_fence(struct l1d *l, uint32_t warp)
 
 void l1d_gtsc_barrier(struct l1d *l, uint32_t w0, uint32_t n)
 {
+    l->gen++; /* NOTE(fail-memo) */
     if (!l->g || w0 >= L1D_GTSC_WARPS)
         return;
     uint32_t end = MIN(w0 + n, (uint32_t)L1D_GTSC_WARPS), m = 0;

@@ -260,6 +260,7 @@ bool l1d_tc_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle)
 
 uint64_t l1d_tc_fence_cycle(struct l1d *l, cycle_t cycle)
 {
+    l->gen++; /* NOTE(fail-memo) */
     if (!l->tc)
         return 0;
     uint64_t g = 0;

@@ -502,6 +502,7 @@ static void build_acc(struct ldst *u, const struct ldst_slot *s, uint32_t si)
     uint32_t k = u->st_next;
     const struct memop *op = &s->op;
     memset(a, 0, sizeof *a);
+    u->fm_valid = false; /* a new access (NOTE(fail-memo)) */
     a->txn = u->st_txn[k];
     a->token = si * LDST_MAX_SUB + k;
     a->is_local = op->space == MEMOP_LOCAL;
@@ -573,6 +574,80 @@ static __attribute__((noinline)) void aq_head(struct ldst *u, cycle_t cycle)
     u->aq_n--;
 }
 
+/* NOTE(fail-memo): the stage presents the same access every cycle until
+ * the L1D takes it. When it failed for a cause that repeats (l1d.h) and
+ * the L1D's gen has not moved since, the attempt is not made again: the
+ * counters a failed attempt changes (the L1D's reservation fail by cause,
+ * l1d_res[FAIL], rf_cycles) are charged as the attempt would have charged
+ * them, and the LD/ST unit does not ask to be ticked for it. gen only
+ * moves inside SM ticks (an access taken, a request popped, a reply pushed
+ * or processed, a completion popped, a flush or invalidation), so in
+ * pipeline cycles the SM skipped every attempt would have failed the same
+ * way; they are charged at the start of the next tick (ldst_catch_up, which
+ * the SM calls before it hands replies to the L1D). Paranoid
+ * builds make every memoised attempt for real and panic when its outcome
+ * differs. */
+static void fm_charge(struct ldst *u, uint64_t n)
+{
+    l1d_count_fails(&u->l1d, (enum l1d_rf_cause)u->fm_cause, n);
+    u->st.l1d_res[L1D_FAIL] += n;
+    u->st.rf_cycles += n;
+}
+
+/* At the start of a tick at `cycle`, before anything reaches the L1D: the
+ * attempts of the skipped cycles. */
+void ldst_catch_up(struct ldst *u, cycle_t cycle)
+{
+    if (u->fm_valid && u->fm_gen == u->l1d.gen && cycle > u->fm_cycle + 1 && u->st_slot >= 0 &&
+        u->st_kind == ST_L1D) {
+#ifdef GPUSIM_PARANOID
+        for (cycle_t c = u->fm_cycle + 1; c < cycle; c++) {
+            enum l1d_rf_cause why = L1D_RF_PORT;
+            if (l1d_access(&u->l1d, &u->st_acc, c, &why) != L1D_FAIL || why != u->fm_cause)
+                sim_panic("ldst[%d]: a skipped cycle's attempt at %llu would not fail as memoised (cause %u, got %u)",
+                          u->sm_id, (unsigned long long)c, u->fm_cause, (unsigned)why);
+            u->st.l1d_res[L1D_FAIL]++;
+            u->st.rf_cycles++;
+        }
+#else
+        fm_charge(u, cycle - u->fm_cycle - 1);
+#endif
+        u->fm_cycle = cycle - 1;
+    }
+}
+
+/* The stage's access at the L1D (no access queue): true when taken. */
+static bool stage_l1d(struct ldst *u, cycle_t cycle)
+{
+    if (u->fm_valid && u->fm_gen == u->l1d.gen) {
+#ifdef GPUSIM_PARANOID
+        enum l1d_rf_cause why = L1D_RF_PORT;
+        if (l1d_access(&u->l1d, &u->st_acc, cycle, &why) != L1D_FAIL || why != u->fm_cause)
+            sim_panic("ldst[%d]: a memoised failure at %llu would not fail the same way (cause %u, got %u)",
+                      u->sm_id, (unsigned long long)cycle, u->fm_cause, (unsigned)why);
+        u->st.l1d_res[L1D_FAIL]++;
+#else
+        l1d_count_fails(&u->l1d, (enum l1d_rf_cause)u->fm_cause, 1);
+        u->st.l1d_res[L1D_FAIL]++;
+#endif
+        u->fm_cycle = cycle;
+        return false;
+    }
+    enum l1d_rf_cause why = L1D_RF_PORT;
+    enum l1d_result r = l1d_access(&u->l1d, &u->st_acc, cycle, &why);
+    u->st.l1d_res[r]++;
+    if (r != L1D_FAIL) {
+        u->st.txns++;
+        u->fm_valid = false;
+        return true;
+    }
+    u->fm_valid = l1d_fail_repeats(&u->l1d, why);
+    u->fm_cause = (uint8_t)why;
+    u->fm_gen = u->l1d.gen;
+    u->fm_cycle = cycle;
+    return false;
+}
+
 /* Present the stage's next access; returns true when a cache was called. */
 static bool stage_issue(struct ldst *u, cycle_t cycle)
 {
@@ -587,7 +662,7 @@ static bool stage_issue(struct ldst *u, cycle_t cycle)
                 return true; /* queue full or a bypassing access failed: retried next cycle */
             ok = true;
         } else {
-            ok = l1d_present(u, &u->st_acc, cycle) != L1D_FAIL;
+            ok = stage_l1d(u, cycle);
         }
         if (ok && kind_is_store(s->op.kind)) {
             uint32_t w = s->op.warp;
@@ -619,6 +694,7 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
     SIM_ASSERT(u->n_free <= u->n_slots, "ldst[%d]: free stack %u", u->sm_id, u->n_free);
     uint64_t next = CYCLE_NEVER;
     bool busy = false; /* a cache was called after its tick: it needs cycle + 1 */
+    ldst_catch_up(u, cycle); /* NOTE(fail-memo): before the L1D's tick can move gen */
 
     /* 1. caches first: their outputs of this cycle become visible */
     uint64_t n1 = l1d_tick(&u->l1d, cycle);
@@ -694,11 +770,14 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
     }
     if (u->st_slot >= 0 && u->st_kind != ST_TIMED)
         busy |= stage_issue(u, cycle);
+    bool parked = ldst_stage_parked(u); /* NOTE(fail-memo): no retry needed until gen moves */
+    if (parked)
+        busy = false; /* the L1D was called, but only to fail: nothing of it is due at cycle + 1 */
 
     if (busy || rel_wait)
         next = cycle + 1;
     next = MIN(next, tc_wake);
-    if (u->st_slot >= 0)
+    if (u->st_slot >= 0 && !parked)
         next = MIN(next, u->st_kind == ST_TIMED ? u->st_until : cycle + 1);
     if (u->latch_valid)
         next = MIN(next, MAX(u->latch_ready, cycle + 1));

@@ -157,6 +157,12 @@ struct ldst {
     uint8_t st_next;            /* next access to issue */
     uint8_t st_kind;            /* 0 = issue to L1D, 1 = issue to l1c, 2 = timed (shared/param/fence) */
     bool st_acc_built;          /* st_acc holds access st_next */
+    /* NOTE(fail-memo): the stage's access failed at the L1D at cycle fm_cycle
+     * with cause fm_cause while the L1D's gen was fm_gen */
+    bool fm_valid;
+    uint8_t fm_cause;           /* enum l1d_rf_cause */
+    uint64_t fm_gen;
+    cycle_t fm_cycle;
     struct coal_txn st_txn[LDST_MAX_SUB]; /* coalescer transactions of the instruction, per access */
     struct l1d_acc st_acc;      /* the L1D access being presented */
 
@@ -189,6 +195,21 @@ void ldst_fini(struct ldst *u);
 
 /* The latch is free (the MEM pipe may hand over an instruction). */
 bool ldst_can_accept(const struct ldst *u);
+/* Charge the memoised failures of the pipeline cycles skipped before
+ * `cycle`; call before anything of cycle reaches the L1D (NOTE(fail-memo)). */
+void ldst_catch_up(struct ldst *u, cycle_t cycle);
+/* The stage holds an L1D access whose failure is memoised and still valid
+ * (NOTE(fail-memo) in ldst.c): it needs no tick until the L1D changes. */
+static inline bool ldst_stage_parked(const struct ldst *u)
+{
+    return u->st_slot >= 0 && u->st_kind == 0 /* ST_L1D */ && u->aq_lat == 0 && u->fm_valid &&
+           u->fm_gen == u->l1d.gen;
+}
+/* The stage holds an L1D access that must be presented again next cycle. */
+static inline bool ldst_stage_retry(const struct ldst *u)
+{
+    return u->st_slot >= 0 && u->st_kind == 0 /* ST_L1D */ && !ldst_stage_parked(u);
+}
 /* Hand over one instruction at `cycle`; false (nothing changed) when the latch is full. */
 bool ldst_push(struct ldst *u, const struct memop *op, cycle_t cycle);
 

@@ -286,8 +286,9 @@ static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *o
 static void latch_advance(struct opcoll *oc, cycle_t now)
 {
     for (uint32_t k = 0; k < PIPE_N_KINDS; k++)
-        while (oc->latch_n[k] && oc->latch[k][oc->latch_head[k]].since + oc->cfg.alloc_delay <= now &&
-               oc->n_busy[k] < oc->cfg.units[k]) {
+        /* the counters first: the latch entry is on a cache line of its own */
+        while (oc->latch_n[k] && oc->n_busy[k] < oc->cfg.units[k] &&
+               oc->latch[k][oc->latch_head[k]].since + oc->cfg.alloc_delay <= now) {
             take_unit(oc, k, &oc->latch[k][oc->latch_head[k]].op, now);
             oc->latch_head[k] = (oc->latch_head[k] + 1) % OC_LATCH_MAX;
             oc->latch_n[k]--;
