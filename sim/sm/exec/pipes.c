@@ -438,10 +438,27 @@ cycle_t pipes_tick(struct pipes *p, struct opcoll *oc, cycle_t now)
     writeback(p, oc, now);
     mem_delay_advance(p, now);
     dispatch(p, oc, now);
-    cycle_t next = opcoll_read_tick(oc, now);
-    if (p->mem_dq_n) {
+    /* NOTE(mem-backpressure): MEM collectors that cannot dispatch because
+     * the registers toward the LD/ST unit are full, and a matured register
+     * head waiting for a free MEM latch, wait for the SM to pop a latch into
+     * the LD/ST unit; that pop asks for the next cycle itself (sm.c), and
+     * this tick's order (delay registers, then dispatch, then the
+     * collectors) moves each stage of the chain in the cycle after the one
+     * below it moved. So they do not ask to be ticked every cycle while the
+     * LD/ST unit is stalled (its stage asks for cycle + 1 unless its failure
+     * is memoised, NOTE(fail-memo) in ldst.c). */
+    bool mem_full;
+    if (p->mem_dd) {
+        uint64_t cap = p->mem_dd * oc->cfg.out_ports[PIPE_MEM];
+        mem_full = p->mem_dq_n >= (cap < PIPES_MEM_DQ ? cap : PIPES_MEM_DQ);
+    } else {
+        mem_full = true;
+        for (uint32_t m = 0; m < p->cfg.n_mem && mem_full; m++)
+            mem_full = p->mem_valid[m];
+    }
+    cycle_t next = opcoll_read_tick(oc, now, mem_full ? 1u << PIPE_MEM : 0);
+    if (p->mem_dq_n && p->mem_dq_ready[p->mem_dq_head] > now) { /* a matured head waits for a latch (above) */
         cycle_t t = p->mem_dq_ready[p->mem_dq_head];
-        t = t > now ? t : now + 1; /* (a matured one waits for a free latch: the LD/ST unit pops every cycle) */
         if (t < next)
             next = t;
     }

@@ -779,7 +779,7 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
     next = MIN(next, tc_wake);
     if (u->st_slot >= 0 && !parked)
         next = MIN(next, u->st_kind == ST_TIMED ? u->st_until : cycle + 1);
-    if (u->latch_valid)
+    if (u->latch_valid && u->st_slot < 0) /* behind an occupied stage it moves when the stage does */
         next = MIN(next, MAX(u->latch_ready, cycle + 1));
     if (u->sd_n)
         next = MIN(next, MAX(u->sd_due[u->sd_head], cycle + 1));

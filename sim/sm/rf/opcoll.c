@@ -421,7 +421,7 @@ static void arbitrate(struct opcoll *oc, cycle_t now, cycle_t tick)
         arbitrate_bank(oc, (uint32_t)__builtin_ctzll(x), now, tick);
 }
 
-cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now)
+cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now, uint32_t blocked)
 {
     new_cycle(oc, now);
     opcoll_stats_sync(oc, now);
@@ -437,8 +437,13 @@ cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now)
     if (oc->latch_n[PIPE_SP] + oc->latch_n[PIPE_SFU] + oc->latch_n[PIPE_MEM]) {
         latch_advance(oc, now);
         for (uint32_t k = 0; k < PIPE_N_KINDS; k++)
-            if (oc->latch_n[k]) { /* waiting for its delay, or for a unit (freed by a dispatch: tick again) */
+            if (oc->latch_n[k]) { /* waiting for its delay, or for a unit */
                 cycle_t t = oc->latch[k][oc->latch_head[k]].since + oc->cfg.alloc_delay;
+                /* NOTE(mem-backpressure): a matured entry waits for a unit
+                 * of its set, which only a dispatch frees, in pipes_tick
+                 * before this call: that tick's latch_advance takes it */
+                if (t <= now && oc->n_busy[k] >= oc->cfg.units[k])
+                    continue;
                 t = t > now ? t : now + 1;
                 if (t < next)
                     next = t;
@@ -453,7 +458,11 @@ cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now)
         next = rn;
     if (next == now + 1 || oc->n_busy[PIPE_SP] + oc->n_busy[PIPE_SFU] + oc->n_busy[PIPE_MEM] == 0)
         return next; /* nothing below can be earlier than now + 1 */
-    for (uint64_t mk = oc->collected; mk; mk &= mk - 1) { /* NOTE(collected-mask) */
+    uint64_t wake = oc->collected; /* NOTE(collected-mask) */
+    for (uint32_t k = 0; k < PIPE_N_KINDS; k++)
+        if (blocked >> k & 1) /* NOTE(mem-backpressure): they wait for room the SM's pop makes */
+            wake &= ~oc->set_units[k];
+    for (uint64_t mk = wake; mk; mk &= mk - 1) {
         const struct oc_unit *cu = &oc->units[__builtin_ctzll(mk)];
         cycle_t t = cu->ready_at > now ? cu->ready_at : now + 1;
         if (t < next)

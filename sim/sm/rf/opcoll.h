@@ -194,8 +194,10 @@ bool opcoll_write(struct opcoll *oc, uint32_t warp, const uint16_t *regs, uint32
 /* Bank arbitration for reads at every RF tick of cycle now, then the
  * register file's own tick (rf_tick). Returns the next cycle with work
  * (reads queued, a unit becoming ready, or the policy's next cycle), else
- * CYCLE_NEVER. */
-cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now);
+ * CYCLE_NEVER. blocked: bit k set when set k's ready units cannot dispatch
+ * until the pipes make room, which asks for its own tick; they are then no
+ * reason to tick (NOTE(mem-backpressure) in pipes.c). */
+cycle_t opcoll_read_tick(struct opcoll *oc, cycle_t now, uint32_t blocked);
 
 static inline uint32_t opcoll_busy(const struct opcoll *oc, enum pipe_kind set) { return oc->n_busy[set]; }
 /* Statistics of the collectors and of the register file (rf_stats_register,
