@@ -587,12 +587,14 @@ static __attribute__((noinline)) void aq_head(struct ldst *u, cycle_t cycle)
  * the SM calls before it hands replies to the L1D). Paranoid
  * builds make every memoised attempt for real and panic when its outcome
  * differs. */
+#ifndef GPUSIM_PARANOID /* paranoid builds make the attempts for real */
 static void fm_charge(struct ldst *u, uint64_t n)
 {
     l1d_count_fails(&u->l1d, (enum l1d_rf_cause)u->fm_cause, n);
     u->st.l1d_res[L1D_FAIL] += n;
     u->st.rf_cycles += n;
 }
+#endif
 
 /* At the start of a tick at `cycle`, before anything reaches the L1D: the
  * attempts of the skipped cycles. */
