@@ -397,6 +397,12 @@ cycle_t wsched_tick(struct wsched *s, cycle_t now, const struct wsched_port *por
     s->last_cycle = now;
     if (!any && s->held && s->pol->poll_when_held)
         return now + 1;
+    /* NOTE(time-varying): a policy whose state moves with time alone must be
+     * evaluated every cycle while it does; before the LD/ST unit stopped
+     * polling (NOTE(fail-memo) in ldst.c) a stalled SM ticked every cycle
+     * anyway and hid this (tests/test_vws.c, ccws with tick_every_cycle). */
+    if (!any && s->pol->time_varying && s->pol->time_varying(s))
+        return now + 1;
     return any ? now + 1 : CYCLE_NEVER;
 }
 

@@ -253,6 +253,13 @@ struct wsched_policy {
      * whose decisions change with time alone (CCWS score decay). Ticking
      * more often never changes a result (sim.tick_every_cycle). */
     bool poll_when_held;
+    /* Optional: true while the policy's decisions or its per-cycle
+     * statistics change with time alone (CCWS: a score above BASE decays
+     * every cycle, and the gate and its counters follow it). The framework
+     * then asks for the next cycle even when nothing issued, so that idle
+     * skipping evaluates the same cycles as sim.tick_every_cycle
+     * (NOTE(time-varying) in sched.c). */
+    bool (*time_varying)(const struct wsched *s);
 };
 
 extern const struct wsched_policy wsched_policy_lrr;

@@ -196,6 +196,14 @@ static void gate_update(struct wsched *s, struct ccws_sm *p)
     p->hist_val = allowed;
 }
 
+/* Scores above BASE decay every cycle, and the gate (and gated_updates,
+ * active_warps) with them: tick every cycle until all are back at BASE. */
+static bool ccws_time_varying(const struct wsched *s)
+{
+    const struct ccws_sm *p = s->spstate;
+    return p->any_high;
+}
+
 static uint32_t ccws_order(struct wsched *s, struct wsched_unit *u)
 {
     gate_update(s, s->spstate);
@@ -279,4 +287,5 @@ const struct wsched_policy wsched_policy_ccws = {
     .kernel_start = ccws_kernel_start,
     .stats_register = ccws_stats_register,
     .poll_when_held = true,
+    .time_varying = ccws_time_varying,
 };
