@@ -326,8 +326,8 @@ bool dram_push_dummy(struct dram *d, const struct dram_dummy *m)
 uint32_t dram_pending(const struct dram *d)
 {
     uint32_t serving = 0;
-    for (uint32_t b = 0; b < d->cfg.banks; b++)
-        serving += d->bank[b].serving != DRAM_NONE;
+    for (uint32_t w = 0; w < DRAM_BANK_WORDS; w++) /* NOTE(bank-masks) */
+        serving += (uint32_t)__builtin_popcountll(d->busy[w]);
     return d->delay_count + d->n_wait + serving + d->n_inflight + d->retq_count;
 }
 

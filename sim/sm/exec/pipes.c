@@ -342,6 +342,20 @@ static int accepting_pipe(struct pipes *p, uint32_t k, cycle_t now, bool *full)
     return -1;
 }
 
+/* No room toward the LD/ST unit: the dispatch registers (mem_dd > 0) or,
+ * without them, the MEM latches are all taken. */
+static bool mem_full(const struct pipes *p, const struct opcoll *oc)
+{
+    if (p->mem_dd) {
+        uint64_t cap = p->mem_dd * oc->cfg.out_ports[PIPE_MEM];
+        return p->mem_dq_n >= (cap < PIPES_MEM_DQ ? cap : PIPES_MEM_DQ);
+    }
+    for (uint32_t m = 0; m < p->cfg.n_mem; m++)
+        if (!p->mem_valid[m])
+            return false;
+    return true;
+}
+
 static void dispatch(struct pipes *p, struct opcoll *oc, cycle_t now)
 {
     uint32_t ready[OC_MAX_UNITS];
@@ -357,8 +371,7 @@ static void dispatch(struct pipes *p, struct opcoll *oc, cycle_t now)
                      * (GPGPU-Sim: OC_EX_MEM and the LD/ST dispatch register,
                      * one each); full, they stall the MEM collectors, so the
                      * LD/ST unit's back-pressure reaches the issue stage */
-                    uint64_t cap = p->mem_dd * oc->cfg.out_ports[PIPE_MEM];
-                    if (p->mem_dq_n >= (cap < PIPES_MEM_DQ ? cap : PIPES_MEM_DQ))
+                    if (mem_full(p, oc))
                         break;
                     uint32_t t = (p->mem_dq_head + p->mem_dq_n) % PIPES_MEM_DQ;
                     p->mem_dq[t] = *op;
@@ -447,16 +460,7 @@ cycle_t pipes_tick(struct pipes *p, struct opcoll *oc, cycle_t now)
      * below it moved. So they do not ask to be ticked every cycle while the
      * LD/ST unit is stalled (its stage asks for cycle + 1 unless its failure
      * is memoised, NOTE(fail-memo) in ldst.c). */
-    bool mem_full;
-    if (p->mem_dd) {
-        uint64_t cap = p->mem_dd * oc->cfg.out_ports[PIPE_MEM];
-        mem_full = p->mem_dq_n >= (cap < PIPES_MEM_DQ ? cap : PIPES_MEM_DQ);
-    } else {
-        mem_full = true;
-        for (uint32_t m = 0; m < p->cfg.n_mem && mem_full; m++)
-            mem_full = p->mem_valid[m];
-    }
-    cycle_t next = opcoll_read_tick(oc, now, mem_full ? 1u << PIPE_MEM : 0);
+    cycle_t next = opcoll_read_tick(oc, now, mem_full(p, oc) ? 1u << PIPE_MEM : 0);
     if (p->mem_dq_n && p->mem_dq_ready[p->mem_dq_head] > now) { /* a matured head waits for a latch (above) */
         cycle_t t = p->mem_dq_ready[p->mem_dq_head];
         if (t < next)

@@ -587,33 +587,38 @@ static __attribute__((noinline)) void aq_head(struct ldst *u, cycle_t cycle)
  * the SM calls before it hands replies to the L1D). Paranoid
  * builds make every memoised attempt for real and panic when its outcome
  * differs. */
-#ifndef GPUSIM_PARANOID /* paranoid builds make the attempts for real */
-static void fm_charge(struct ldst *u, uint64_t n)
+/* The stage holds an L1D access whose memoised failure is still valid. */
+static bool stage_parked(const struct ldst *u)
 {
-    l1d_count_fails(&u->l1d, (enum l1d_rf_cause)u->fm_cause, n);
-    u->st.l1d_res[L1D_FAIL] += n;
-    u->st.rf_cycles += n;
+    return u->st_slot >= 0 && u->st_kind == ST_L1D && u->fm_valid && u->fm_gen == u->l1d.gen;
 }
+
+bool ldst_stage_retry(const struct ldst *u) { return u->st_slot >= 0 && u->st_kind == ST_L1D && !stage_parked(u); }
+
+/* Charge the memoised failure for the attempts of cycles [from, to): as
+ * counts, or (paranoid builds) by making each attempt for real. */
+static void fm_repeat(struct ldst *u, cycle_t from, cycle_t to)
+{
+#ifdef GPUSIM_PARANOID
+    for (cycle_t c = from; c < to; c++) {
+        enum l1d_rf_cause why = L1D_RF_PORT;
+        if (l1d_access(&u->l1d, &u->st_acc, c, &why) != L1D_FAIL || why != u->fm_cause)
+            sim_panic("ldst[%d]: the attempt at %llu would not fail as memoised (cause %u, got %u)", u->sm_id,
+                      (unsigned long long)c, u->fm_cause, (unsigned)why);
+    }
+#else
+    l1d_count_fails(&u->l1d, (enum l1d_rf_cause)u->fm_cause, to - from);
 #endif
+    u->st.l1d_res[L1D_FAIL] += to - from;
+}
 
 /* At the start of a tick at `cycle`, before anything reaches the L1D: the
  * attempts of the skipped cycles. */
 void ldst_catch_up(struct ldst *u, cycle_t cycle)
 {
-    if (u->fm_valid && u->fm_gen == u->l1d.gen && cycle > u->fm_cycle + 1 && u->st_slot >= 0 &&
-        u->st_kind == ST_L1D) {
-#ifdef GPUSIM_PARANOID
-        for (cycle_t c = u->fm_cycle + 1; c < cycle; c++) {
-            enum l1d_rf_cause why = L1D_RF_PORT;
-            if (l1d_access(&u->l1d, &u->st_acc, c, &why) != L1D_FAIL || why != u->fm_cause)
-                sim_panic("ldst[%d]: a skipped cycle's attempt at %llu would not fail as memoised (cause %u, got %u)",
-                          u->sm_id, (unsigned long long)c, u->fm_cause, (unsigned)why);
-            u->st.l1d_res[L1D_FAIL]++;
-            u->st.rf_cycles++;
-        }
-#else
-        fm_charge(u, cycle - u->fm_cycle - 1);
-#endif
+    if (stage_parked(u) && cycle > u->fm_cycle + 1) {
+        fm_repeat(u, u->fm_cycle + 1, cycle);
+        u->st.rf_cycles += cycle - u->fm_cycle - 1;
         u->fm_cycle = cycle - 1;
     }
 }
@@ -622,16 +627,7 @@ void ldst_catch_up(struct ldst *u, cycle_t cycle)
 static bool stage_l1d(struct ldst *u, cycle_t cycle)
 {
     if (u->fm_valid && u->fm_gen == u->l1d.gen) {
-#ifdef GPUSIM_PARANOID
-        enum l1d_rf_cause why = L1D_RF_PORT;
-        if (l1d_access(&u->l1d, &u->st_acc, cycle, &why) != L1D_FAIL || why != u->fm_cause)
-            sim_panic("ldst[%d]: a memoised failure at %llu would not fail the same way (cause %u, got %u)",
-                      u->sm_id, (unsigned long long)cycle, u->fm_cause, (unsigned)why);
-        u->st.l1d_res[L1D_FAIL]++;
-#else
-        l1d_count_fails(&u->l1d, (enum l1d_rf_cause)u->fm_cause, 1);
-        u->st.l1d_res[L1D_FAIL]++;
-#endif
+        fm_repeat(u, cycle, cycle + 1); /* the caller counts rf_cycles */
         u->fm_cycle = cycle;
         return false;
     }
@@ -772,7 +768,7 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
     }
     if (u->st_slot >= 0 && u->st_kind != ST_TIMED)
         busy |= stage_issue(u, cycle);
-    bool parked = ldst_stage_parked(u); /* NOTE(fail-memo): no retry needed until gen moves */
+    bool parked = stage_parked(u); /* NOTE(fail-memo): no retry needed until gen moves */
     if (parked)
         busy = false; /* the L1D was called, but only to fail: nothing of it is due at cycle + 1 */
 

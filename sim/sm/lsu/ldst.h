@@ -198,18 +198,10 @@ bool ldst_can_accept(const struct ldst *u);
 /* Charge the memoised failures of the pipeline cycles skipped before
  * `cycle`; call before anything of cycle reaches the L1D (NOTE(fail-memo)). */
 void ldst_catch_up(struct ldst *u, cycle_t cycle);
-/* The stage holds an L1D access whose failure is memoised and still valid
- * (NOTE(fail-memo) in ldst.c): it needs no tick until the L1D changes. */
-static inline bool ldst_stage_parked(const struct ldst *u)
-{
-    return u->st_slot >= 0 && u->st_kind == 0 /* ST_L1D */ && u->aq_lat == 0 && u->fm_valid &&
-           u->fm_gen == u->l1d.gen;
-}
-/* The stage holds an L1D access that must be presented again next cycle. */
-static inline bool ldst_stage_retry(const struct ldst *u)
-{
-    return u->st_slot >= 0 && u->st_kind == 0 /* ST_L1D */ && !ldst_stage_parked(u);
-}
+/* The stage holds an L1D access that must be presented again next cycle
+ * (not one whose failure is memoised and still valid, NOTE(fail-memo) in
+ * ldst.c, which needs no tick until the L1D changes). */
+bool ldst_stage_retry(const struct ldst *u);
 /* Hand over one instruction at `cycle`; false (nothing changed) when the latch is full. */
 bool ldst_push(struct ldst *u, const struct memop *op, cycle_t cycle);
 

@@ -13,40 +13,24 @@
 
 #include <stdlib.h>
 
-/* NOTE(gto-order-cache): the order is a function of the greedy warp and
- * the age list only, so it is rebuilt only when one of them changed since
- * the last call (launch and exit reset the cache; resident[] changes only
- * there too) instead of copying the age list on every evaluated cycle. */
-struct gto_state {
-    uint32_t last; /* u->last the cached order was built for */
-    uint32_t n;    /* its length */
-    bool valid;    /* u->order holds the order for `last` and the current age list */
-};
-
+/* The order (greedy warp, then the age list without it) is what the
+ * framework walks directly when greedy_age is set (NOTE(greedy-walk) in
+ * sched.c); order() states it for any caller of the generic interface.
+ * The cached copy of the order it used to keep (NOTE(gto-order-cache)) is
+ * gone: the walk made it unnecessary. */
 static void gto_init(struct wsched *s, struct wsched_unit *u)
 {
     (void)s;
-    u->pstate = xcalloc(1, sizeof(struct gto_state));
+    u->pstate = NULL;
 }
 
 static void gto_fini(struct wsched *s, struct wsched_unit *u)
 {
     (void)s;
-    free(u->pstate);
-    u->pstate = NULL;
+    (void)u;
 }
 
-static uint32_t gto_order(struct wsched *s, struct wsched_unit *u)
-{
-    struct gto_state *gs = u->pstate;
-    if (gs->valid && gs->last == u->last)
-        return gs->n;
-    uint32_t n = wsched_gto_fill(s, u);
-    gs->last = u->last;
-    gs->n = n;
-    gs->valid = true;
-    return n;
-}
+static uint32_t gto_order(struct wsched *s, struct wsched_unit *u) { return wsched_gto_fill(s, u); }
 
 static void gto_on_issue(struct wsched *s, struct wsched_unit *u, uint32_t w, uint32_t flags)
 {
@@ -59,8 +43,8 @@ static void gto_on_issue(struct wsched *s, struct wsched_unit *u, uint32_t w, ui
 static void gto_on_launch(struct wsched *s, struct wsched_unit *u, uint32_t w)
 {
     (void)s;
+    (void)u;
     (void)w;
-    ((struct gto_state *)u->pstate)->valid = false;
 }
 
 static void gto_on_exit(struct wsched *s, struct wsched_unit *u, uint32_t w)
@@ -69,7 +53,6 @@ static void gto_on_exit(struct wsched *s, struct wsched_unit *u, uint32_t w)
     /* NOTE(gto-exit): a new warp launched into the same slot is not greedy. */
     if (u->last == w)
         u->last = WSCHED_NONE;
-    ((struct gto_state *)u->pstate)->valid = false;
 }
 
 const struct wsched_policy wsched_policy_gto = {
