@@ -411,6 +411,8 @@ void dram_sched_hand(struct dram *d, uint32_t s, cycle_t cycle)
                d->channel_id, x->req.bank);
     wait_remove(d, s);
     bk->serving = s;
+    bk->serving_row = x->req.row;
+    bk->serving_write = x->req.is_write;
     dram_mask_put(d->busy, x->req.bank, true);
     bk->sched_row = x->req.row;
     uint32_t cols = (x->req.bytes + d->col_bytes - 1) / d->col_bytes;
@@ -497,16 +499,22 @@ static void stage_schedule(struct dram *d, cycle_t cycle)
         d->sched->pick(d, cycle);
 }
 
-/* The next command bank b's request needs, or DRAM_N_CMD when idle. */
+/* The next command bank b's request needs, or DRAM_N_CMD when idle.
+ * NOTE(bank-cmd-local): the row and direction of the request in service are
+ * copied into the bank when it is handed over (dram_sched_hand), so the
+ * per-tick scans of the busy banks (issue, wake-up) read the bank array
+ * only, not the request's slot. */
 static enum dram_cmd bank_next_cmd(const struct dram *d, uint32_t b)
 {
     const struct dram_bank *bk = &d->bank[b];
     if (bk->serving == DRAM_NONE)
         return DRAM_N_CMD;
-    const struct dram_slot *x = &d->slot[bk->serving];
-    if (bk->open_row != x->req.row)
+    SIM_DEBUG_ASSERT(bk->serving_row == d->slot[bk->serving].req.row &&
+                         bk->serving_write == d->slot[bk->serving].req.is_write,
+                     "dram %u: bank %u's copy of its request is stale", d->channel_id, b);
+    if (bk->open_row != bk->serving_row)
         return bk->open_row != DRAM_NONE ? DRAM_CMD_PRE : DRAM_CMD_ACT;
-    return x->req.is_write ? DRAM_CMD_WR : DRAM_CMD_RD;
+    return bk->serving_write ? DRAM_CMD_WR : DRAM_CMD_RD;
 }
 
 /* Earliest cycle command c may issue in bank b by the timing table and the
@@ -604,22 +612,32 @@ static void issue(struct dram *d, uint32_t b, enum dram_cmd c, cycle_t cycle)
 }
 
 /* Stage 3: at most one command per cycle; banks in rotating priority, the
- * first bank with a legal command issues, and priority moves past it. */
-static void stage_issue(struct dram *d, cycle_t cycle)
+ * first bank with a legal command issues, and priority moves past it.
+ * Returns whether a command issued. When none did, every busy bank was
+ * visited and *soonest is the earliest cycle one of them may issue (banks
+ * whose read waits for a return-queue place left out): next_work's scan of
+ * the busy banks (NOTE(issue-scan) there). */
+static bool stage_issue(struct dram *d, cycle_t cycle, cycle_t *soonest)
 {
     uint32_t nb = (uint32_t)d->cfg.banks;
+    *soonest = CYCLE_NEVER;
     /* NOTE(bank-masks): only banks with a request in service have a command */
     for (uint32_t b = dram_mask_rot(d->busy, d->issue_rr, UINT32_MAX); b != UINT32_MAX;
          b = dram_mask_rot(d->busy, d->issue_rr, b)) {
         enum dram_cmd c = bank_next_cmd(d, b);
-        if (c == DRAM_N_CMD || cmd_earliest(d, b, c) > cycle)
-            continue;
+        SIM_DEBUG_ASSERT(c != DRAM_N_CMD, "dram %u: busy bank %u has no command", d->channel_id, b);
+        cycle_t t = cmd_earliest(d, b, c);
         if (c == DRAM_CMD_RD && read_needs_place(d, d->bank[b].serving) && !ret_place_free(d))
-            continue; /* return queue full: the read waits in its bank */
+            continue; /* return queue full: the read waits in its bank (woken by dram_pop_read) */
+        if (t > cycle) {
+            *soonest = MIN(*soonest, t);
+            continue;
+        }
         issue(d, b, c, cycle);
         d->issue_rr = (b + 1) % nb;
-        return;
+        return true;
     }
+    return false;
 }
 
 static void stage_admit_req(struct dram *d, cycle_t cycle);
@@ -733,7 +751,29 @@ static void check_invariants(const struct dram *d)
 #endif
 }
 
-static cycle_t next_work(const struct dram *d, cycle_t cycle)
+/* The earliest cycle a busy bank may issue its next command, banks whose
+ * read waits for a return-queue place left out (woken by dram_pop_read). */
+static cycle_t busy_banks_soonest(const struct dram *d)
+{
+    cycle_t next = CYCLE_NEVER;
+    for (uint32_t b = dram_mask_next(d->busy, 0); b != UINT32_MAX;
+         b = b + 1 < DRAM_BANK_WORDS * 64 ? dram_mask_next(d->busy, b + 1) : UINT32_MAX) {
+        const struct dram_bank *bk = &d->bank[b];
+        enum dram_cmd c = bank_next_cmd(d, b);
+        if (c == DRAM_CMD_RD && read_needs_place(d, bk->serving) && !ret_place_free(d))
+            continue;
+        next = MIN(next, cmd_earliest(d, b, c));
+    }
+    return next;
+}
+
+/* NOTE(issue-scan): `scanned` says stage_issue ran this tick and issued
+ * nothing; it then visited every busy bank with the state this scan would
+ * see, and `soonest` is its answer. The stages after it (admission of the
+ * delay-line head and of dummies) touch only the waiting lists, not a busy
+ * bank, its timing, the data bus or the return queue. Paranoid builds scan
+ * anyway and compare. */
+static cycle_t next_work(const struct dram *d, cycle_t cycle, bool scanned, cycle_t soonest)
 {
     cycle_t next = CYCLE_NEVER;
     for (uint32_t i = 0; i < d->n_inflight; i++)
@@ -741,13 +781,15 @@ static cycle_t next_work(const struct dram *d, cycle_t cycle)
     bool schedulable = false;
     for (uint32_t w = 0; w < DRAM_BANK_WORDS; w++) /* NOTE(bank-masks) */
         schedulable |= (d->queued[w] & ~d->busy[w]) != 0;
-    for (uint32_t b = dram_mask_next(d->busy, 0); b != UINT32_MAX;
-         b = b + 1 < DRAM_BANK_WORDS * 64 ? dram_mask_next(d->busy, b + 1) : UINT32_MAX) {
-        const struct dram_bank *bk = &d->bank[b];
-        enum dram_cmd c = bank_next_cmd(d, b);
-        if (c == DRAM_CMD_RD && read_needs_place(d, bk->serving) && !ret_place_free(d))
-            continue; /* woken by dram_pop_read */
-        next = MIN(next, cmd_earliest(d, b, c));
+    if (!scanned) {
+        next = MIN(next, busy_banks_soonest(d));
+    } else {
+#ifdef GPUSIM_PARANOID
+        if (soonest != busy_banks_soonest(d))
+            sim_panic("dram %u: the issue scan's soonest %llu, a rescan %llu (NOTE(issue-scan))", d->channel_id,
+                      (unsigned long long)soonest, (unsigned long long)busy_banks_soonest(d));
+#endif
+        next = MIN(next, soonest);
     }
     if (schedulable)
         next = cycle + 1;
@@ -791,12 +833,14 @@ cycle_t dram_tick(struct dram *d, cycle_t cycle)
     cycle_t pol_next = CYCLE_NEVER;
     if (d->sched->tick)
         pol_next = d->sched->tick(d, cycle);
+    bool scanned = false;
+    cycle_t soonest = CYCLE_NEVER;
     if (d->cfg.model == DRAM_MODEL_NORMAL) {
         stage_schedule(d, cycle);
-        stage_issue(d, cycle);
+        scanned = !stage_issue(d, cycle, &soonest);
     }
     stage_admit(d, cycle);
-    cycle_t next = next_work(d, cycle);
+    cycle_t next = next_work(d, cycle, scanned, soonest);
     if (pol_next != CYCLE_NEVER)
         next = MIN(next, MAX(pol_next, cycle + 1));
     return next;

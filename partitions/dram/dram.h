@@ -208,6 +208,8 @@ struct dram_bank {
     uint32_t serving;     /* slot in service, DRAM_NONE when free */
     uint32_t head, tail;  /* waiting slots for this bank, oldest first */
     uint32_t group;       /* bank group (bank div banks-per-group, or bank mod groups: dram.bank_group_index) */
+    uint32_t serving_row; /* row of the slot in service (NOTE(bank-cmd-local) in dram.c); valid while serving */
+    bool serving_write;   /* the slot in service is a write; valid while serving */
 };
 
 /* Delay-line entry (the L2->DRAM latency FIFO). */
