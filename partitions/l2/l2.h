@@ -309,6 +309,11 @@ struct l2 {
     uint64_t last_tick;    /* last cycle ticked (MSHR occupancy accounting) */
     bool ticked;           /* last_tick is valid */
 
+    /* NOTE(l2-fail-memo) in l2.c: host-side, not model state */
+    uint64_t lk_gen;       /* bumped whenever tags, MSHRs or the miss queue change, or the input head leaves */
+    uint64_t lk_fail_gen;  /* lk_gen at the input head's last reservation fail (UINT64_MAX: none) */
+    uint8_t lk_fail_cause; /* its cause (enum l2_rf_cause) */
+
     struct l2_stats st;
 };
 
