@@ -172,7 +172,7 @@ static void net_init(struct net *n, const struct icnt_net_cfg *cfg, uint32_t ep_
                                   .send_flit = tx_send_flit, .ctx = n};
         icnt_tx_init(&n->tx[i], &ta);
         struct icnt_rx_args ra = {.ep = i, .topo = &n->topo, .cfg = &n->cfg, .payload_bytes = 8,
-                                  .ops = {rx_can_accept, rx_deliver, rx_send_credit, NULL}, .ctx = &n->ctx[i]};
+                                  .ops = {rx_can_accept, rx_deliver, rx_send_credit, NULL, NULL, false}, .ctx = &n->ctx[i]};
         icnt_rx_init(&n->rx[i], &ra);
     }
     struct icnt_iq_args qa = {&n->topo, &n->cfg, 8, iq_send_flit, iq_send_credit, n};

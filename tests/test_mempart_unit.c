@@ -113,7 +113,7 @@ static bool fsm_deliver(void *ctx, uint32_t src, const void *payload, const stru
 static void fsm_send_credit(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive)
 {
     struct fsm *s = ctx;
-    struct icnt_msg_credit cr = {to_src, from_dst};
+    struct icnt_msg_credit cr = {to_src, from_dst, 1};
     eng_send(s->ctx, s->unit, s->m->ep_unit[to_src], s->now, arrive * Pi_of(s->m) - s->now, ICNT_MSG_CREDIT, &cr,
              sizeof cr);
 }
@@ -166,7 +166,7 @@ static ps_t fsm_recv(void *self, struct eng_ctx *ctx, const struct eng_msg *msg,
     } else {
         struct icnt_msg_credit cr;
         icnt_msg_unpack_credit(msg, &cr);
-        icnt_tx_credit(&s->tx, cr.from_dst, c);
+        icnt_tx_credits(&s->tx, cr.from_dst, cr.n, c); /* the partition's request receiver sends runs */
     }
     return now;
 }
@@ -196,7 +196,7 @@ static void part_init(void *model, struct eng_ctx *ctx, int partition)
         struct icnt_tx_args ta = {id, &m->topo, &m->nc, sizeof(struct mem_req), fsm_send_flit, s, 0};
         icnt_tx_init(&s->tx, &ta);
         struct icnt_rx_args ra = {id, &m->topo, &m->nc, sizeof(struct mem_reply),
-                                  {fsm_can_accept, fsm_deliver, fsm_send_credit, NULL}, s};
+                                  {fsm_can_accept, fsm_deliver, fsm_send_credit, NULL, NULL, false}, s};
         icnt_rx_init(&s->rx, &ra);
         eng_unit_bind(ctx, s->unit, s);
         m->sm[id] = s;

@@ -126,7 +126,7 @@ static void h_init(struct h *h, int topology)
             uint32_t pb = net ? sizeof(struct mem_reply) : sizeof(struct mem_req);
             struct icnt_tx_args ta = {e, &h->topo, &h->cfg, pb, send_flit, &ctxs[net][e], 1};
             icnt_tx_init(&h->tx[net][e], &ta);
-            struct icnt_rx_args ra = {e, &h->topo, &h->cfg, pb, {can_accept, deliver, send_credit, NULL},
+            struct icnt_rx_args ra = {e, &h->topo, &h->cfg, pb, {can_accept, deliver, send_credit, NULL, NULL, false},
                                       &ctxs[net][e]};
             icnt_rx_init(&h->rx[net][e], &ra);
         }

@@ -338,7 +338,7 @@ static ps_t recv_icnt(void *self, struct eng_ctx *ctx, const struct eng_msg *m, 
     case ICNT_MSG_CREDIT: {
         struct icnt_msg_credit cr;
         icnt_msg_unpack_credit(m, &cr);
-        icnt_tx_credit(&p->tx[sub_of_ep(p, cr.to_src)], cr.from_dst, c);
+        icnt_tx_credits(&p->tx[sub_of_ep(p, cr.to_src)], cr.from_dst, cr.n, c);
         break;
     }
     case MPU_MSG_WAKE:
@@ -408,15 +408,21 @@ static bool ep_deliver(void *ctx, uint32_t src, const void *payload, const struc
     return true;
 }
 
-static void send_credit(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive)
+/* n credits, one arriving at each cycle from `arrive` (NOTE(credit-run)). */
+static void send_credits(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive, uint32_t n)
 {
     struct mpu_ep *e = ctx;
     struct mpu_part *p = e->p;
-    struct icnt_msg_credit cr = {to_src, from_dst};
+    struct icnt_msg_credit cr = {to_src, from_dst, n};
     ps_t at = arrive * p->sh->period_ps[MPU_DOM_ICNT];
     SIM_ASSERT(p->ctx && at > p->now, "mempart_unit %u: credit sent outside an icnt step", p->channel);
     eng_send(p->ctx, p->unit[MPU_DOM_ICNT], p->sh->ep_unit[to_src], p->now, at - p->now, ICNT_MSG_CREDIT, &cr,
              sizeof cr);
+}
+
+static void send_credit(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive)
+{
+    send_credits(ctx, to_src, from_dst, arrive, 1);
 }
 
 /* ------------------------------------------------------------ building */
@@ -473,7 +479,10 @@ struct mpu_part *mpu_part_create(struct mpu_shared *sh, struct eng_ctx *ctx, uns
         e->sub = s;
         e->ep = icnt_ep_of_sub(sh->topo, channel * MEMPART_SUBS + s);
         struct icnt_rx_args ra = {e->ep, sh->topo, sh->net_cfg, sizeof(struct mem_req),
-                                  {ep_can_accept, ep_deliver, send_credit, NULL}, e};
+                                  /* the L2's ROP line fills its input queue on its own, so a
+                                   * packet accepted at the head may wait at the tail: runs
+                                   * stop before the tail (NOTE(credit-run)) */
+                                  {ep_can_accept, ep_deliver, send_credit, NULL, send_credits, false}, e};
         icnt_rx_init(&p->rx[s], &ra);
         struct icnt_tx_args ta = {e->ep, sh->topo, sh->net_cfg, sizeof(struct mem_reply), send_flit, e, sh->seed};
         icnt_tx_init(&p->tx[s], &ta);

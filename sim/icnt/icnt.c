@@ -44,6 +44,8 @@ void icnt_tx_init(struct icnt_tx *tx, const struct icnt_tx_args *a)
     tx->pkt = xcalloc(tx->cap, sizeof *tx->pkt);
     tx->pay = xcalloc((size_t)tx->cap * (a->payload_bytes ? a->payload_bytes : 1), 1);
     tx->credits = xcalloc(t->n_ep, sizeof *tx->credits);
+    tx->run_n = xcalloc(t->n_ep, sizeof *tx->run_n);
+    tx->run_at = xcalloc(t->n_ep, sizeof *tx->run_at);
     for (uint32_t d = 0; d < t->n_ep; d++)
         tx->credits[d] = tx->fifo_flits;
     tx->via = UINT32_MAX;
@@ -74,6 +76,8 @@ void icnt_tx_fini(struct icnt_tx *tx)
     free(tx->pkt);
     free(tx->pay);
     free(tx->credits);
+    free(tx->run_n);
+    free(tx->run_at);
     free(tx->last_arr);
     *tx = (struct icnt_tx){0};
 }
@@ -107,14 +111,37 @@ bool icnt_tx_push(struct icnt_tx *tx, uint32_t dst, uint32_t n_flits, const void
     return true;
 }
 
-void icnt_tx_credit(struct icnt_tx *tx, uint32_t dst, cycle_t cycle)
+/* NOTE(credit-run): the credits of dst's run that have arrived by cycle
+ * join the count. */
+static inline void tx_settle(struct icnt_tx *tx, uint32_t dst, cycle_t cycle)
 {
-    (void)cycle;
-    SIM_ASSERT(dst < tx->n_ep, "icnt_tx %u: credit from %u of %u", tx->ep, dst, tx->n_ep);
-    SIM_ASSERT(tx->credits[dst] < (dst == tx->via ? tx->via_cap : tx->fifo_flits),
-               "icnt_tx %u: credit from %u beyond the FIFO depth %u", tx->ep, dst,
+    uint32_t r = tx->run_n[dst];
+    if (LIKELY(r == 0) || cycle < tx->run_at[dst])
+        return;
+    uint64_t k = cycle - tx->run_at[dst] + 1;
+    if (k > r)
+        k = r;
+    tx->credits[dst] += (uint32_t)k;
+    tx->run_n[dst] = r - (uint32_t)k;
+    tx->run_at[dst] += k;
+}
+
+void icnt_tx_credit(struct icnt_tx *tx, uint32_t dst, cycle_t cycle) { icnt_tx_credits(tx, dst, 1, cycle); }
+
+void icnt_tx_credits(struct icnt_tx *tx, uint32_t dst, uint32_t n, cycle_t cycle)
+{
+    SIM_ASSERT(dst < tx->n_ep && n >= 1, "icnt_tx %u: %u credits from %u of %u", tx->ep, n, dst, tx->n_ep);
+    /* The receiver takes one flit per cycle and the link's latency is
+     * fixed, so an earlier run has arrived in full by now. */
+    tx_settle(tx, dst, cycle);
+    SIM_ASSERT(tx->run_n[dst] == 0, "icnt_tx %u: credits from %u at %llu overlap a run", tx->ep, dst,
+               (unsigned long long)cycle);
+    SIM_ASSERT(tx->credits[dst] + n <= (dst == tx->via ? tx->via_cap : tx->fifo_flits),
+               "icnt_tx %u: %u credits from %u beyond the FIFO depth %u", tx->ep, n, dst,
                dst == tx->via ? tx->via_cap : tx->fifo_flits);
-    tx->credits[dst]++;
+    tx->credits[dst]++; /* the first arrives now */
+    tx->run_n[dst] = n - 1;
+    tx->run_at[dst] = cycle + 1;
 }
 
 /* The head packet's tail left: free its slot and its flits of buffer space. */
@@ -146,6 +173,7 @@ uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
     /* The link's far end: the destination, or the xbar_iq switch, whose
      * input buffer the credits then count. */
     uint32_t hop = tx->via == UINT32_MAX ? p->dst : tx->via;
+    tx_settle(tx, hop, cycle);
     if (tx->credits[hop] == 0) {
         /* Head-of-line: the next packet waits even if its destination has
          * credits (one injection channel, packets in order; spec 2.7). The
@@ -153,7 +181,8 @@ uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
          * ticks are counted too. */
         if (tx->stall_since == CYCLE_NEVER)
             tx->stall_since = cycle;
-        return CYCLE_NEVER; /* woken by icnt_tx_credit */
+        /* woken by icnt_tx_credits, or at the next credit of a run */
+        return tx->run_n[hop] ? tx->run_at[hop] : CYCLE_NEVER;
     }
     if (tx->stall_since != CYCLE_NEVER) {
         tx->st.credit_stall_cycles += cycle - tx->stall_since;
@@ -221,9 +250,9 @@ void icnt_tx_check(const struct icnt_tx *tx)
     SIM_ASSERT(flits == tx->used_flits && flits <= tx->buf_flits, "icnt_tx %u: %u flits held, counter %u, cap %u",
                tx->ep, flits, tx->used_flits, tx->buf_flits);
     for (uint32_t d = 0; d < tx->n_ep; d++)
-        SIM_ASSERT(tx->credits[d] <= (d == tx->via ? tx->via_cap : tx->fifo_flits),
-                   "icnt_tx %u: %u credits for %u (depth %u)", tx->ep, tx->credits[d], d,
-                   d == tx->via ? tx->via_cap : tx->fifo_flits);
+        SIM_ASSERT(tx->credits[d] + tx->run_n[d] <= (d == tx->via ? tx->via_cap : tx->fifo_flits),
+                   "icnt_tx %u: %u credits (+ %u of a run) for %u (depth %u)", tx->ep, tx->credits[d],
+                   tx->run_n[d], d, d == tx->via ? tx->via_cap : tx->fifo_flits);
 }
 
 void icnt_tx_stats_register(struct icnt_tx *tx, struct stats *s, const char *group)
@@ -256,6 +285,7 @@ void icnt_rx_init(struct icnt_rx *rx, const struct icnt_rx_args *a)
     rx->fcount = xcalloc(rx->n_src, sizeof *rx->fcount);
     rx->lock_src = UINT32_MAX;
     rx->bubble_since = CYCLE_NEVER;
+    rx->runs = t->burst && t->sw_ep == UINT32_MAX && a->ops.send_credits; /* NOTE(credit-run) */
     rx->topo = t;
     rx->pol = t->pol;
     rx->ops = a->ops;
@@ -302,11 +332,31 @@ static void rx_pop(struct icnt_rx *rx, uint32_t s, const struct icnt_flit *f, cy
 {
     if (rx->ops.on_flit)
         rx->ops.on_flit(rx->ctx, f, cycle);
+    uint32_t held = rx->fcount[s]; /* with f */
     rx->fhead[s] = rx->fhead[s] + 1 == rx->cap ? 0 : rx->fhead[s] + 1;
     rx->fcount[s]--;
     rx->n_flits_held--;
     rx->st.flits++;
-    rx->ops.send_credit(rx->ctx, s, rx->ep, cycle + icnt_topo_lat(rx->topo, rx->ep, s)); /* back to s */
+    if (rx->prepaid) { /* NOTE(credit-run): this flit's credit left with its head's */
+        SIM_ASSERT(cycle == rx->prepaid_at, "icnt_rx %u: flit of a credit run taken at %llu, due at %llu", rx->ep,
+                   (unsigned long long)cycle, (unsigned long long)rx->prepaid_at);
+        rx->prepaid--;
+        rx->prepaid_at++;
+        return;
+    }
+    uint64_t arrive = cycle + icnt_topo_lat(rx->topo, rx->ep, s); /* back to s */
+    if (rx->runs && f->idx == 0 && held >= f->n_flits) {
+        /* NOTE(credit-run): the whole packet is here, so flit k leaves at
+         * cycle + k (the tail only when the endpoint cannot refuse it) */
+        uint32_t n = rx->ops.accept_holds ? f->n_flits : f->n_flits - 1u;
+        if (n >= 2) {
+            rx->prepaid = n - 1;
+            rx->prepaid_at = cycle + 1;
+            rx->ops.send_credits(rx->ctx, s, rx->ep, arrive, n);
+            return;
+        }
+    }
+    rx->ops.send_credit(rx->ctx, s, rx->ep, arrive);
 }
 
 uint64_t icnt_rx_tick(struct icnt_rx *rx, cycle_t cycle)
@@ -354,6 +404,8 @@ uint64_t icnt_rx_tick(struct icnt_rx *rx, cycle_t cycle)
     if (icnt_flit_is_tail(&f)) {
         const void *payload = rx->payload_bytes ? rx->pay + idx * rx->payload_bytes : NULL;
         if (!rx->ops.deliver(rx->ctx, s, payload, &f, cycle)) {
+            SIM_ASSERT(rx->prepaid == 0, "icnt_rx %u: endpoint refused a tail whose credit left early "
+                       "(ops.accept_holds, NOTE(credit-run))", rx->ep);
             rx->st.eject_full_cycles++;
             return cycle + 1;
         }

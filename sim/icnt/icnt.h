@@ -54,6 +54,24 @@
  * reply). Off in relaxed mode (a late message would make all the burst's
  * flits late, not just one) and with icnt.jitter (per-flit arrival rules).
  *
+ * NOTE(credit-run): with topo->burst set (and no xbar_iq switch), a
+ * receiver half whose endpoint supplies send_credits returns the credits of
+ * a packet with one link message when it takes the packet's head while all
+ * of the packet's flits are in its FIFO: the output then takes flit k at
+ * exactly t + k (it stays with the packet, takes one flit per cycle and
+ * every flit is there), so the credit of flit k leaves at t + k and
+ * arrives at a + k. The message carries n credits, one arriving at each
+ * cycle a, a + 1, ..., a + n - 1 (icnt_tx_credits); the sender half counts
+ * them lazily, as they arrive, and wakes itself at the next one when it
+ * waits for credits. The run covers the tail only when the endpoint
+ * promises that a packet it accepted at the head is taken at the tail
+ * (ops.accept_holds: the SM's ejection buffer; not the L2 input, whose
+ * ROP line moves into the queue on its own); otherwise the tail's credit
+ * goes alone when the tail leaves. Credits reach the sender at the cycles
+ * flit-by-flit credits would: tests/test_icnt.c compares every delivery,
+ * flit and statistic with and without bursts and runs. Only the number of
+ * engine messages changes (one instead of five for a line reply to an SM).
+ *
  * Calling convention, per interconnect cycle t (the wrapper maps engine
  * time to t):
  *   1. deliver inputs that arrive at t: icnt_rx_flit_arrive (flits),
@@ -310,6 +328,8 @@ struct icnt_tx {
     bool burst;                   /* topo->burst and no jitter (NOTE(icnt-burst)) */
     uint64_t burst_end;           /* cycle the tail of the head packet, sent as one burst, leaves
                                    * (CYCLE_NEVER = no burst under way) */
+    uint32_t *run_n;              /* [n_ep] credits of a run still to arrive (NOTE(credit-run)) */
+    uint64_t *run_at;             /* [n_ep] arrival cycle of the next of them */
     const struct icnt_topo *topo;
     icnt_send_flit_fn send_flit;
     void *ctx;
@@ -324,6 +344,15 @@ bool icnt_tx_can_push(const struct icnt_tx *tx, uint32_t n_flits);
 bool icnt_tx_push(struct icnt_tx *tx, uint32_t dst, uint32_t n_flits, const void *payload, cycle_t cycle);
 /* A credit from dst arrives at cycle. */
 void icnt_tx_credit(struct icnt_tx *tx, uint32_t dst, cycle_t cycle);
+/* A run of n >= 1 credits from dst: one arrives at each of cycle, cycle + 1,
+ * ..., cycle + n - 1 (NOTE(credit-run)). */
+void icnt_tx_credits(struct icnt_tx *tx, uint32_t dst, uint32_t n, cycle_t cycle);
+/* Credits for dst the sender holds or will hold from runs already
+ * received (tests: credit conservation). */
+static inline uint32_t icnt_tx_credits_owed(const struct icnt_tx *tx, uint32_t dst)
+{
+    return tx->credits[dst] + tx->run_n[dst];
+}
 /* Send at most one flit; returns the next cycle with work or CYCLE_NEVER. */
 uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle);
 bool icnt_tx_idle(const struct icnt_tx *tx);
@@ -346,6 +375,13 @@ struct icnt_rx_ops {
     void (*send_credit)(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive);
     /* Optional (may be NULL): observe every flit the output takes. */
     void (*on_flit)(void *ctx, const struct icnt_flit *f, cycle_t cycle);
+    /* Optional (NULL = one message per credit): return n credits to src's
+     * sender half, one arriving at each of arrive .. arrive + n - 1
+     * (NOTE(credit-run)); used only with topo->burst and no switch. */
+    void (*send_credits)(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive, uint32_t n);
+    /* With send_credits: a packet can_accept took at its head is always
+     * taken by deliver at its tail (the run may then cover the tail). */
+    bool accept_holds;
 };
 
 struct icnt_rx_args {
@@ -380,6 +416,9 @@ struct icnt_rx {
     uint32_t lock_src;            /* source whose packet holds the output; UINT32_MAX = none */
     uint32_t rr_next;             /* round-robin pointer: first source tried at the next boundary */
     uint64_t bubble_since;        /* cycle the locked packet started waiting for its next flit (CYCLE_NEVER = not) */
+    bool runs;                    /* credits may go back as runs (NOTE(credit-run)) */
+    uint32_t prepaid;             /* flits of the locked packet still to take whose credit a run sent */
+    uint64_t prepaid_at;          /* the cycle the next of them must be taken (checked) */
     const struct icnt_topo *topo;
     const struct icnt_policy *pol;
     struct icnt_rx_ops ops;
@@ -396,6 +435,12 @@ void icnt_rx_flit_arrive(struct icnt_rx *rx, const struct icnt_flit *f, const vo
 uint64_t icnt_rx_tick(struct icnt_rx *rx, cycle_t cycle);
 bool icnt_rx_idle(const struct icnt_rx *rx);
 static inline uint32_t icnt_rx_fifo_count(const struct icnt_rx *rx, uint32_t src) { return rx->fcount[src]; }
+/* Flits of src's FIFO whose credit has not left yet (a run sends the
+ * credits of the packet being taken ahead, NOTE(credit-run)). */
+static inline uint32_t icnt_rx_fifo_unpaid(const struct icnt_rx *rx, uint32_t src)
+{
+    return rx->fcount[src] - (src == rx->lock_src ? rx->prepaid : 0u);
+}
 /* Head flit of src's FIFO (NULL when empty); for policies. */
 static inline const struct icnt_flit *icnt_rx_fifo_head(const struct icnt_rx *rx, uint32_t src)
 {

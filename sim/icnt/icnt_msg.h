@@ -13,9 +13,10 @@
  *    request network, a struct mem_reply on the reply network), as
  *    NOTE(icnt-tail-payload) in sim/icnt/icnt.h says. Arrival = the icnt cycle the
  *    sender half computed (send cycle + link latency) x icnt period.
- *  - ICNT_MSG_CREDIT: one credit back to a sender half. Payload = struct
- *    icnt_msg_credit. Arrival = the cycle the receiver half computed x icnt
- *    period.
+ *  - ICNT_MSG_CREDIT: credits back to a sender half: one, or a run of n
+ *    arriving one per cycle from the message's arrival (NOTE(credit-run) in
+ *    sim/icnt/icnt.h). Payload = struct icnt_msg_credit. Arrival = the
+ *    cycle the receiver half computed x icnt period.
  * The destination engine unit is the one hosting the endpoint f->dst (flit)
  * or cr->to_src (credit); which network a message belongs to follows from
  * the endpoint kind: flits to an SM endpoint and credits to a sub-partition
@@ -57,7 +58,8 @@ enum icnt_msg_type {
 
 struct icnt_msg_credit {
     uint32_t to_src;   /* endpoint of the sender half that gets the credit back */
-    uint32_t from_dst; /* endpoint whose receiver FIFO freed one flit slot */
+    uint32_t from_dst; /* endpoint whose receiver FIFO freed flit slots */
+    uint32_t n;        /* credits: one at the arrival cycle and one at each of the next n - 1 cycles */
 };
 
 /* The largest flit message: a tail flit with a request (24 + 200 bytes). */

@@ -21,7 +21,7 @@ static void send_flit(void *ctx, const struct icnt_flit *f, const void *payload,
 static void send_credit(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive)
 {
     struct iq_unit *u = ctx;
-    struct icnt_msg_credit cr = {to_src, from_dst};
+    struct icnt_msg_credit cr = {to_src, from_dst, 1};
     eng_send(u->ctx, u->unit, u->ep_unit[to_src], u->now, arrive * u->icnt_ps - u->now, ICNT_MSG_CREDIT, &cr,
              sizeof cr);
 }
@@ -52,6 +52,7 @@ static ps_t iq_recv(void *self, struct eng_ctx *ctx, const struct eng_msg *m, ps
     } else {
         struct icnt_msg_credit cr;
         icnt_msg_unpack_credit(m, &cr);
+        SIM_ASSERT(cr.n == 1, "icnt_iq: a run of %u credits (runs are off with a switch, NOTE(credit-run))", cr.n);
         icnt_iq_credit(&u->net[icnt_ep_is_sm(u->topo, cr.from_dst) ? 1 : 0], cr.from_dst, c);
     }
     return now;

@@ -150,12 +150,18 @@ static bool rx_deliver(void *ctx, uint32_t src, const void *payload, const struc
     return true;
 }
 
-static void rx_send_credit(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive)
+/* n credits, one arriving at each cycle from `arrive` (NOTE(credit-run)). */
+static void rx_send_credits(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive, uint32_t n)
 {
     struct sm *s = ctx;
-    struct icnt_msg_credit cr = {to_src, from_dst};
+    struct icnt_msg_credit cr = {to_src, from_dst, n};
     eng_send(s->ctx, s->unit, s->sh->ep_unit[to_src], s->now, arrive * s->sh->core_ps - s->now, ICNT_MSG_CREDIT,
              &cr, sizeof cr);
+}
+
+static void rx_send_credit(void *ctx, uint32_t to_src, uint32_t from_dst, uint64_t arrive)
+{
+    rx_send_credits(ctx, to_src, from_dst, arrive, 1);
 }
 
 static uint32_t dst_ep(const struct sm *s, uint64_t addr)
@@ -764,7 +770,7 @@ static ps_t sm_recv(void *self, struct eng_ctx *ctx, const struct eng_msg *m, ps
     } else {
         struct icnt_msg_credit cr;
         icnt_msg_unpack_credit(m, &cr);
-        icnt_tx_credit(&s->tx, cr.from_dst, c);
+        icnt_tx_credits(&s->tx, cr.from_dst, cr.n, c);
     }
     return now;
 }
@@ -797,7 +803,9 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     struct icnt_tx_args ta = {id, sh->topo, sh->net, sizeof(struct mem_req), send_flit, s, sh->cfg->sim.seed};
     icnt_tx_init(&s->tx, &ta);
     struct icnt_rx_args ra = {id, sh->topo, sh->net, sizeof(struct mem_reply),
-                              {rx_can_accept, rx_deliver, rx_send_credit, NULL}, s};
+                              /* the ejection buffer only drains between a packet's head and
+                               * tail: accepting at the head holds (NOTE(credit-run)) */
+                              {rx_can_accept, rx_deliver, rx_send_credit, NULL, rx_send_credits, true}, s};
     icnt_rx_init(&s->rx, &ra);
     s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig, port_is_l1_load, port_score};
     s->n_eject = (uint32_t)sh->cfg->sm.eject_buf;
