@@ -360,6 +360,11 @@ static void dispatch(struct pipes *p, struct opcoll *oc, cycle_t now)
 {
     uint32_t ready[OC_MAX_UNITS];
     for (uint32_t k = 0; k < PIPE_N_KINDS; k++) {
+        /* No room toward the LD/ST unit: the first ready MEM unit would stop
+         * the loop below, so the ready scan (with its same-warp order test)
+         * is skipped; common while the LD/ST unit is stalled. */
+        if (k == PIPE_MEM && mem_full(p, oc))
+            continue;
         uint32_t n = opcoll_ready(oc, (enum pipe_kind)k, now, ready, (uint32_t)oc->cfg.out_ports[k]);
         for (uint32_t i = 0; i < n; i++) {
             const struct pipe_op *op = opcoll_op(oc, ready[i]);
