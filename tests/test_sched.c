@@ -113,7 +113,7 @@ static void test_lrr(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL};
     mk_sched(&s, WSCHED_LRR, 1, 8);
     for (uint32_t w = 0; w < 4; w++)
         wsched_warp_launch(&s, w, 0);
@@ -207,7 +207,7 @@ static void test_issue_order(void)
     for (int order = WSCHED_ORDER_FIXED; order <= WSCHED_ORDER_ROTATE; order++) {
         struct shared_sm m;
         memset(&m, 0, sizeof m);
-        struct wsched_port port = {&m, shared_check, shared_issue, NULL, NULL, NULL};
+        struct wsched_port port = {&m, shared_check, shared_issue, NULL, NULL, NULL, NULL};
         struct wsched_cfg c;
         wsched_cfg_defaults(&c);
         c.policy = WSCHED_LRR;
@@ -247,7 +247,7 @@ static void test_gto(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL};
     mk_sched(&s, WSCHED_GTO, 1, 8);
     /* CTA launch order: warps 4,5 belong to CTA seq 0, warps 0,1 to CTA seq 1, warp 2 to CTA seq 2.
      * Age order (CTA seq, warp id): 4, 5, 0, 1, 2. */
@@ -300,7 +300,7 @@ static void test_two_level(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL};
     /* Spec defaults: n_active 8 per SM, 2 schedulers -> pool of 8 / 2 = 4 per scheduler. */
     mk_sched(&s, WSCHED_TWO_LEVEL, 2, 8);
     TAP_EQ_U64(s.n_active_per_sched, 4, "two_level pool = 8 / 2 = 4 warps per scheduler");
@@ -557,7 +557,7 @@ static void test_pipeline_scoreboard(void)
     m->n_warps = 1;
     m->pipe_ii = 1;
     wsched_warp_launch(&s, 0, 0);
-    struct wsched_port port = {m, pipe_check, pipe_issue, NULL, NULL, NULL};
+    struct wsched_port port = {m, pipe_check, pipe_issue, NULL, NULL, NULL, NULL};
     cycle_t issue_t[3] = {0, 0, 0};
     uint32_t k = 0;
     while (m->now < 20) {
@@ -585,7 +585,7 @@ static void test_stall_reasons(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL};
     mk_sched(&s, WSCHED_GTO, 1, 8);
     cycle_t t = 0;
     /* 1 cycle with no warp */
@@ -661,7 +661,7 @@ static void test_stall_reasons(void)
     pm->pipe_ii = 3;
     wsched_warp_launch(&s, 0, 0);
     wsched_warp_launch(&s, 1, 0);
-    struct wsched_port pp = {pm, pipe_check, pipe_issue, NULL, NULL, NULL};
+    struct wsched_port pp = {pm, pipe_check, pipe_issue, NULL, NULL, NULL, NULL};
     /* The fake's check() tests the pipe for every instruction (a barrier too), but only
      * ALU/memory instructions occupy it (ii 3):
      * cycle 0: w0 ld issues, pipe busy until 3
@@ -852,7 +852,7 @@ static uint64_t random_compare(int policy, uint32_t n_sched, uint32_t n_active, 
     struct ref r;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL};
     mk_sched(&s, policy, n_sched, n_active);
     ref_init(&r, policy, n_sched, n_active, f);
     uint64_t x = seed, bad = 0, h = 1469598103934665603ull, cta = 0;
@@ -973,7 +973,7 @@ static void test_skip(void)
     struct wsched s;
     struct skip_sm k;
     memset(&k, 0, sizeof k);
-    struct wsched_port port = {&k, script_check, script_issue, skip_sig, NULL, NULL};
+    struct wsched_port port = {&k, script_check, script_issue, skip_sig, NULL, NULL, NULL};
     mk_sched(&s, WSCHED_GTO, 1, 8);
     for (uint32_t w = 0; w < 4; w++)
         wsched_warp_launch(&s, w, 0);
@@ -1026,7 +1026,7 @@ static void test_skip(void)
     /* A port without res_sig is always evaluated. */
     mk_sched(&s, WSCHED_GTO, 1, 8);
     memset(&k, 0, sizeof k);
-    struct wsched_port plain = {&k, script_check, script_issue, NULL, NULL, NULL};
+    struct wsched_port plain = {&k, script_check, script_issue, NULL, NULL, NULL, NULL};
     wsched_warp_launch(&s, 0, 0);
     script_all(&k.m, WSCHED_SCOREBOARD);
     wsched_tick(&s, 0, &plain);

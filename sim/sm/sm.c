@@ -181,6 +181,8 @@ static uint32_t dst_ep(const struct sm *s, uint64_t addr)
  * PW_BLOCK | reason, or PW_PASS | PW_MEM? | pipe class. GPUSIM_PARANOID
  * builds recompute it on every probe and panic on a mismatch. */
 enum { PW_BLOCK = 0x80, PW_PASS = 0x40, PW_MEM = 0x20, PW_CLS = 0x1f };
+_Static_assert(PW_BLOCK == WSCHED_PW_BLOCK && (int)WSCHED_READY < (int)PW_PASS,
+               "the pw memo is the scheduler's blocked memo (NOTE(blocked-memo) in sched.c)");
 _Static_assert(PIPE_C_COUNT <= PW_CLS + 1, "pipe class does not fit the pw memo");
 
 
@@ -807,7 +809,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
                                * tail: accepting at the head holds (NOTE(credit-run)) */
                               {rx_can_accept, rx_deliver, rx_send_credit, NULL, rx_send_credits, true}, s};
     icnt_rx_init(&s->rx, &ra);
-    s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig, port_is_l1_load, port_score};
+    s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig, port_is_l1_load, port_score, NULL};
     s->n_eject = (uint32_t)sh->cfg->sm.eject_buf;
     s->eject = eng_alloc(ctx, s->n_eject * sizeof *s->eject);
     if (sh->cfg->l2.sector_replies) {
@@ -833,6 +835,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     s->w_live = eng_alloc(ctx, sh->max_warps);
     s->w_st = eng_alloc(ctx, sh->max_warps);
     s->w_pw = eng_alloc(ctx, sh->max_warps);
+    s->port.pw_memo = s->w_pw; /* NOTE(blocked-memo) in sched.c */
     s->ev = eng_alloc(ctx, sh->max_warps * sizeof *s->ev);
     eng_unit_bind(ctx, unit, s);
     return s;

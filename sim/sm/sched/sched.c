@@ -264,21 +264,44 @@ static inline bool try_warp(struct wsched *s, struct wsched_unit *u, uint32_t w,
  * in an evaluation, so the probe memo (why/why_turn) has nothing to save.
  * The outcome (issued warp, classification, policy calls) is the generic
  * loop's. */
+/* NOTE(blocked-memo): a warp the port's memo marks blocked answers with
+ * the memo's reason, which is what check() would return; reading the byte
+ * saves the call for the warps that wait on the scoreboard, an I-buffer, a
+ * barrier or memory order, most of them in memory-bound phases. A blocked
+ * answer is never READY, so try_warp only folds it into the worst reason,
+ * as before. GPUSIM_PARANOID builds always call check(), which verifies
+ * the memo. */
+static inline enum wsched_why probe_memo(enum wsched_why (*check)(void *, uint32_t), void *ctx,
+                                         const uint8_t *memo, uint32_t w)
+{
+#ifndef GPUSIM_PARANOID
+    if (memo) {
+        uint8_t m = memo[w];
+        if (m & WSCHED_PW_BLOCK)
+            return (enum wsched_why)(m & ~WSCHED_PW_BLOCK);
+    }
+#else
+    (void)memo;
+#endif
+    return check(ctx, w);
+}
+
 static uint32_t greedy_walk(struct wsched *s, struct wsched_unit *u)
 {
     enum wsched_why worst = WSCHED_NO_WARP;
     enum wsched_why (*check)(void *, uint32_t) = s->port->check;
     void *ctx = s->port->ctx;
+    const uint8_t *memo = s->port->pw_memo;
     uint32_t g = u->last;
     if (g != WSCHED_NONE && s->resident[g]) {
-        if (try_warp(s, u, g, check(ctx, g), &worst))
+        if (try_warp(s, u, g, probe_memo(check, ctx, memo, g), &worst))
             return g;
     } else {
         g = WSCHED_NONE;
     }
     for (uint32_t i = 0; i < u->n_age; i++) {
         uint32_t w = u->age[i];
-        if (w != g && try_warp(s, u, w, check(ctx, w), &worst))
+        if (w != g && try_warp(s, u, w, probe_memo(check, ctx, memo, w), &worst))
             return w;
     }
     u->last_why = worst;

@@ -175,7 +175,16 @@ struct wsched_port {
      * instruction, lower first (racetrack RMWS: worst operand shift
      * distance). Pure. */
     uint32_t (*score)(void *ctx, uint32_t warp);
+    /* Optional (may be NULL): the port's per-warp memo of check(), indexed
+     * by warp: a byte with WSCHED_PW_BLOCK set holds, in its low bits, the
+     * answer check() gives now (a per-warp block that no resource can
+     * lift); any other byte means "ask check()". Kept exact by the port
+     * (the SM's NOTE(pw-memo)); the gto walk reads it instead of calling
+     * check() for blocked warps (NOTE(blocked-memo) in sched.c). */
+    const uint8_t *pw_memo;
 };
+
+#define WSCHED_PW_BLOCK 0x80u /* wsched_port.pw_memo: blocked, reason in the low bits */
 
 /* What the SM tells the scheduler at kernel start (wsched_kernel_start). */
 struct wsched_kernel_info {
