@@ -437,6 +437,8 @@ void icnt_rx_check(const struct icnt_rx *rx)
     SIM_ASSERT(rx->lock_src == UINT32_MAX || rx->lock_src < rx->n_src, "icnt_rx %u: lock %u", rx->ep,
                rx->lock_src);
     SIM_ASSERT(rx->rr_next < rx->n_src, "icnt_rx %u: rr pointer %u", rx->ep, rx->rr_next);
+    SIM_ASSERT(rx->prepaid == 0 || (rx->lock_src != UINT32_MAX && rx->prepaid <= rx->fcount[rx->lock_src]),
+               "icnt_rx %u: %u flits paid ahead, lock %u (NOTE(credit-run))", rx->ep, rx->prepaid, rx->lock_src);
 }
 
 void icnt_rx_stats_register(struct icnt_rx *rx, struct stats *s, const char *group)
