@@ -617,6 +617,18 @@ static void issue(struct dram *d, uint32_t b, enum dram_cmd c, cycle_t cycle)
  * visited and *soonest is the earliest cycle one of them may issue (banks
  * whose read waits for a return-queue place left out): next_work's scan of
  * the busy banks (NOTE(issue-scan) there). */
+/* Busy bank b's next command in *c and the earliest cycle it may issue;
+ * CYCLE_NEVER for a read that waits for a return-queue place (woken by
+ * dram_pop_read). One test for the issuer and the wake-up scan. */
+static cycle_t bank_ready_at(const struct dram *d, uint32_t b, enum dram_cmd *c)
+{
+    *c = bank_next_cmd(d, b);
+    SIM_DEBUG_ASSERT(*c != DRAM_N_CMD, "dram %u: busy bank %u has no command", d->channel_id, b);
+    if (*c == DRAM_CMD_RD && read_needs_place(d, d->bank[b].serving) && !ret_place_free(d))
+        return CYCLE_NEVER;
+    return cmd_earliest(d, b, *c);
+}
+
 static bool stage_issue(struct dram *d, cycle_t cycle, cycle_t *soonest)
 {
     uint32_t nb = (uint32_t)d->cfg.banks;
@@ -624,11 +636,8 @@ static bool stage_issue(struct dram *d, cycle_t cycle, cycle_t *soonest)
     /* NOTE(bank-masks): only banks with a request in service have a command */
     for (uint32_t b = dram_mask_rot(d->busy, d->issue_rr, UINT32_MAX); b != UINT32_MAX;
          b = dram_mask_rot(d->busy, d->issue_rr, b)) {
-        enum dram_cmd c = bank_next_cmd(d, b);
-        SIM_DEBUG_ASSERT(c != DRAM_N_CMD, "dram %u: busy bank %u has no command", d->channel_id, b);
-        cycle_t t = cmd_earliest(d, b, c);
-        if (c == DRAM_CMD_RD && read_needs_place(d, d->bank[b].serving) && !ret_place_free(d))
-            continue; /* return queue full: the read waits in its bank (woken by dram_pop_read) */
+        enum dram_cmd c;
+        cycle_t t = bank_ready_at(d, b, &c); /* CYCLE_NEVER: the read waits for a return-queue place */
         if (t > cycle) {
             *soonest = MIN(*soonest, t);
             continue;
@@ -758,11 +767,8 @@ static cycle_t busy_banks_soonest(const struct dram *d)
     cycle_t next = CYCLE_NEVER;
     for (uint32_t b = dram_mask_next(d->busy, 0); b != UINT32_MAX;
          b = b + 1 < DRAM_BANK_WORDS * 64 ? dram_mask_next(d->busy, b + 1) : UINT32_MAX) {
-        const struct dram_bank *bk = &d->bank[b];
-        enum dram_cmd c = bank_next_cmd(d, b);
-        if (c == DRAM_CMD_RD && read_needs_place(d, bk->serving) && !ret_place_free(d))
-            continue;
-        next = MIN(next, cmd_earliest(d, b, c));
+        enum dram_cmd c;
+        next = MIN(next, bank_ready_at(d, b, &c));
     }
     return next;
 }
