@@ -163,6 +163,7 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
         d->bank[b].head = d->bank[b].tail = DRAM_NONE;
         d->bank[b].group = cfg->bank_group_index == DRAM_BG_LOW ? b % (uint32_t)cfg->bank_groups
                                                                 : b / d->banks_per_group;
+        d->bank[b].cmd = DRAM_N_CMD;
     }
 
     uint64_t qcap = cfg->separate_rw ? cfg->rdq + cfg->wrq : cfg->queue;
@@ -197,6 +198,7 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
 
     d->last_col_dir = -1;
     d->last_cycle = CYCLE_NEVER;
+    d->scan_gen = UINT64_MAX; /* NOTE(scan-memo): no scan yet */
     stat_hist_init(&d->st.read_latency_hist, 64, 16);
     stat_hist_init(&d->st.hand_merges, 17, 1);
 }
@@ -403,6 +405,8 @@ static void wait_remove(struct dram *d, uint32_t s)
         d->n_wait_rd--;
 }
 
+static void bank_cmd_update(struct dram *d, uint32_t b);
+
 void dram_sched_hand(struct dram *d, uint32_t s, cycle_t cycle)
 {
     struct dram_slot *x = &d->slot[s];
@@ -410,6 +414,7 @@ void dram_sched_hand(struct dram *d, uint32_t s, cycle_t cycle)
     SIM_ASSERT(bk->serving == DRAM_NONE, "dram %u: bank %u handed a request while busy",
                d->channel_id, x->req.bank);
     wait_remove(d, s);
+    d->bank_gen++; /* NOTE(scan-memo): a bank becomes busy */
     bk->serving = s;
     bk->serving_row = x->req.row;
     bk->serving_write = x->req.is_write;
@@ -418,6 +423,7 @@ void dram_sched_hand(struct dram *d, uint32_t s, cycle_t cycle)
     uint32_t cols = (x->req.bytes + d->col_bytes - 1) / d->col_bytes;
     x->cols_left = cols ? cols : 1;
     x->ret_reserved = false;
+    bank_cmd_update(d, x->req.bank); /* NOTE(bank-cmd-local) */
     if (d->sched->on_update && !x->req.is_write) {
         /* MSHR policies: the read's live count, and (exact path) what the
          * scheduler knew of it */
@@ -501,9 +507,14 @@ static void stage_schedule(struct dram *d, cycle_t cycle)
 
 /* The next command bank b's request needs, or DRAM_N_CMD when idle.
  * NOTE(bank-cmd-local): the row and direction of the request in service are
- * copied into the bank when it is handed over (dram_sched_hand), so the
- * per-tick scans of the busy banks (issue, wake-up) read the bank array
- * only, not the request's slot. */
+ * copied into the bank when it is handed over (dram_sched_hand), and the
+ * bank keeps its next command (cmd) and whether its read still needs a
+ * return-queue place (wants_place), both set by bank_cmd_update at the
+ * hand-over and after each command issued to the bank; the channel-wide
+ * part of a command's earliest cycle is taken once per scan (struct
+ * issue_view). So the per-tick scans of the busy banks (issue, wake-up)
+ * read the bank and its timing entries, not the request's slot. Debug
+ * builds recompute and compare. */
 static enum dram_cmd bank_next_cmd(const struct dram *d, uint32_t b)
 {
     const struct dram_bank *bk = &d->bank[b];
@@ -517,6 +528,16 @@ static enum dram_cmd bank_next_cmd(const struct dram *d, uint32_t b)
     return bk->serving_write ? DRAM_CMD_WR : DRAM_CMD_RD;
 }
 
+static void bank_cmd_update(struct dram *d, uint32_t b)
+{
+    struct dram_bank *bk = &d->bank[b];
+    bk->cmd = (uint8_t)bank_next_cmd(d, b);
+    bk->wants_place = bk->serving != DRAM_NONE && !bk->serving_write && !d->slot[bk->serving].ret_reserved;
+}
+
+#ifndef NDEBUG
+/* Reference forms of what bank_ready_at computes from cached and per-scan
+ * values; debug builds compare. */
 /* Earliest cycle command c may issue in bank b by the timing table and the
  * data bus, ignoring the one-command-per-cycle rule. */
 static cycle_t cmd_earliest(const struct dram *d, uint32_t b, enum dram_cmd c)
@@ -526,10 +547,6 @@ static cycle_t cmd_earliest(const struct dram *d, uint32_t b, enum dram_cmd c)
     t = MAX(t, d->group_next[g * DRAM_N_CMD + c]);
     t = MAX(t, d->chan_next[c]);
     if (c == DRAM_CMD_RD || c == DRAM_CMD_WR) {
-        /* NOTE(data-bus): the bus is an explicit resource: a column command
-         * may not put data on it before the previous burst ends. With the
-         * §3.3 table (tCCDS >= burst, tRTW, tWTR) this never binds; it
-         * guards hand-made configurations. */
         uint64_t dl = c == DRAM_CMD_RD ? d->cfg.tCL : d->cfg.tWL;
         if (d->bus_free > dl)
             t = MAX(t, d->bus_free - dl);
@@ -541,6 +558,7 @@ static bool read_needs_place(const struct dram *d, uint32_t s)
 {
     return !d->slot[s].req.is_write && !d->slot[s].ret_reserved;
 }
+#endif
 
 static bool ret_place_free(const struct dram *d)
 {
@@ -554,6 +572,7 @@ static void issue(struct dram *d, uint32_t b, enum dram_cmd c, cycle_t cycle)
     struct dram_slot *x = &d->slot[s];
     uint32_t g = bk->group;
 
+    d->bank_gen++; /* NOTE(scan-memo): timing, bus, bank and return-queue state change */
     for (unsigned n = 0; n < DRAM_N_CMD; n++) {
         cycle_t *pb = &d->bank_next[b * DRAM_N_CMD + n];
         cycle_t *pg = &d->group_next[g * DRAM_N_CMD + n];
@@ -604,6 +623,7 @@ static void issue(struct dram *d, uint32_t b, enum dram_cmd c, cycle_t cycle)
     case DRAM_N_CMD:
         sim_panic("dram %u: bad command", d->channel_id);
     }
+    bank_cmd_update(d, b); /* NOTE(bank-cmd-local) */
 
     if (d->trace) {
         struct dram_cmd_rec r = {cycle, c, b, x->req.row, x->req.tag};
@@ -611,33 +631,97 @@ static void issue(struct dram *d, uint32_t b, enum dram_cmd c, cycle_t cycle)
     }
 }
 
+/* Busy bank b's next command in *c and the earliest cycle it may issue;
+ * CYCLE_NEVER for a read that waits for a return-queue place (woken by
+ * dram_pop_read). One test for the issuer and the wake-up scan. */
+/* The channel-wide part of cmd_earliest and the return-queue test, taken
+ * once per scan of the busy banks. */
+struct issue_view {
+    cycle_t chan[DRAM_N_CMD]; /* earliest cycle per command by channel timing and the data bus */
+    bool place;               /* a return-queue place is free */
+};
+
+static void issue_view(const struct dram *d, struct issue_view *v)
+{
+    for (unsigned c = 0; c < DRAM_N_CMD; c++) {
+        cycle_t t = d->chan_next[c];
+        if (c == DRAM_CMD_RD || c == DRAM_CMD_WR) {
+            /* NOTE(data-bus): the bus is an explicit resource: a column
+             * command may not put data on it before the previous burst
+             * ends. With the §3.3 table (tCCDS >= burst, tRTW, tWTR) this
+             * never binds; it guards hand-made configurations. */
+            uint64_t dl = c == DRAM_CMD_RD ? d->cfg.tCL : d->cfg.tWL;
+            if (d->bus_free > dl)
+                t = MAX(t, d->bus_free - dl);
+        }
+        v->chan[c] = t;
+    }
+    v->place = ret_place_free(d);
+}
+
+static cycle_t bank_ready_at(const struct dram *d, const struct issue_view *v, uint32_t b, enum dram_cmd *c)
+{
+    const struct dram_bank *bk = &d->bank[b];
+    *c = (enum dram_cmd)bk->cmd;
+    SIM_DEBUG_ASSERT(*c != DRAM_N_CMD, "dram %u: busy bank %u has no command", d->channel_id, b);
+    SIM_DEBUG_ASSERT(*c == bank_next_cmd(d, b) && bk->wants_place == read_needs_place(d, bk->serving),
+                     "dram %u: bank %u's cached command is stale (NOTE(bank-cmd-local))", d->channel_id, b);
+    if (*c == DRAM_CMD_RD && bk->wants_place && !v->place)
+        return CYCLE_NEVER;
+    cycle_t t = MAX(d->bank_next[b * DRAM_N_CMD + *c], d->group_next[bk->group * DRAM_N_CMD + *c]);
+    t = MAX(t, v->chan[*c]);
+    SIM_DEBUG_ASSERT(t == cmd_earliest(d, b, *c), "dram %u: bank %u's readiness differs from cmd_earliest",
+                     d->channel_id, b);
+    return t;
+}
+
+static cycle_t busy_banks_soonest(const struct dram *d);
+
+/* NOTE(scan-memo): a busy bank's readiness (bank_ready_at) does not depend
+ * on the cycle; it changes only with the state bank_gen counts: a command
+ * issued (bank, group and channel timing, the data bus, the bank's row and
+ * request, return-queue reservations), a request handed to a bank
+ * (dram_sched_hand) and a return-queue place freed (dram_pop_read). A
+ * completing read (stage_retire) turns its reservation into an entry, which
+ * leaves retq_count + ret_reserved, and so ret_place_free, unchanged; the
+ * perfect model has no banks. So while bank_gen equals the gen of the last
+ * full scan, that scan's soonest still holds, and before it no bank can
+ * issue: the issuer and the wake-up scan take it without walking the
+ * banks. GPUSIM_PARANOID builds walk anyway and compare. */
+static bool scan_memo_holds(const struct dram *d)
+{
+    if (d->scan_gen != d->bank_gen)
+        return false;
+#ifdef GPUSIM_PARANOID
+    if (busy_banks_soonest(d) != d->scan_soonest)
+        sim_panic("dram %u: memoised soonest %llu, a rescan %llu (NOTE(scan-memo))", d->channel_id,
+                  (unsigned long long)d->scan_soonest, (unsigned long long)busy_banks_soonest(d));
+#endif
+    return true;
+}
+
 /* Stage 3: at most one command per cycle; banks in rotating priority, the
  * first bank with a legal command issues, and priority moves past it.
  * Returns whether a command issued. When none did, every busy bank was
  * visited and *soonest is the earliest cycle one of them may issue (banks
  * whose read waits for a return-queue place left out): next_work's scan of
- * the busy banks (NOTE(issue-scan) there). */
-/* Busy bank b's next command in *c and the earliest cycle it may issue;
- * CYCLE_NEVER for a read that waits for a return-queue place (woken by
- * dram_pop_read). One test for the issuer and the wake-up scan. */
-static cycle_t bank_ready_at(const struct dram *d, uint32_t b, enum dram_cmd *c)
-{
-    *c = bank_next_cmd(d, b);
-    SIM_DEBUG_ASSERT(*c != DRAM_N_CMD, "dram %u: busy bank %u has no command", d->channel_id, b);
-    if (*c == DRAM_CMD_RD && read_needs_place(d, d->bank[b].serving) && !ret_place_free(d))
-        return CYCLE_NEVER;
-    return cmd_earliest(d, b, *c);
-}
-
+ * the busy banks (NOTE(issue-scan) there), or the memoised one
+ * (NOTE(scan-memo)). */
 static bool stage_issue(struct dram *d, cycle_t cycle, cycle_t *soonest)
 {
     uint32_t nb = (uint32_t)d->cfg.banks;
+    if (cycle < d->scan_soonest && scan_memo_holds(d)) {
+        *soonest = d->scan_soonest;
+        return false;
+    }
     *soonest = CYCLE_NEVER;
+    struct issue_view v;
+    issue_view(d, &v);
     /* NOTE(bank-masks): only banks with a request in service have a command */
     for (uint32_t b = dram_mask_rot(d->busy, d->issue_rr, UINT32_MAX); b != UINT32_MAX;
          b = dram_mask_rot(d->busy, d->issue_rr, b)) {
         enum dram_cmd c;
-        cycle_t t = bank_ready_at(d, b, &c); /* CYCLE_NEVER: the read waits for a return-queue place */
+        cycle_t t = bank_ready_at(d, &v, b, &c); /* CYCLE_NEVER: the read waits for a return-queue place */
         if (t > cycle) {
             *soonest = MIN(*soonest, t);
             continue;
@@ -646,6 +730,8 @@ static bool stage_issue(struct dram *d, cycle_t cycle, cycle_t *soonest)
         d->issue_rr = (b + 1) % nb;
         return true;
     }
+    d->scan_gen = d->bank_gen;
+    d->scan_soonest = *soonest;
     return false;
 }
 
@@ -765,10 +851,12 @@ static void check_invariants(const struct dram *d)
 static cycle_t busy_banks_soonest(const struct dram *d)
 {
     cycle_t next = CYCLE_NEVER;
+    struct issue_view v;
+    issue_view(d, &v);
     for (uint32_t b = dram_mask_next(d->busy, 0); b != UINT32_MAX;
          b = b + 1 < DRAM_BANK_WORDS * 64 ? dram_mask_next(d->busy, b + 1) : UINT32_MAX) {
         enum dram_cmd c;
-        next = MIN(next, bank_ready_at(d, b, &c));
+        next = MIN(next, bank_ready_at(d, &v, b, &c));
     }
     return next;
 }
@@ -779,7 +867,7 @@ static cycle_t busy_banks_soonest(const struct dram *d)
  * delay-line head and of dummies) touch only the waiting lists, not a busy
  * bank, its timing, the data bus or the return queue. Paranoid builds scan
  * anyway and compare. */
-static cycle_t next_work(const struct dram *d, cycle_t cycle, bool scanned, cycle_t soonest)
+static cycle_t next_work(struct dram *d, cycle_t cycle, bool scanned, cycle_t soonest)
 {
     cycle_t next = CYCLE_NEVER;
     for (uint32_t i = 0; i < d->n_inflight; i++)
@@ -788,7 +876,11 @@ static cycle_t next_work(const struct dram *d, cycle_t cycle, bool scanned, cycl
     for (uint32_t w = 0; w < DRAM_BANK_WORDS; w++) /* NOTE(bank-masks) */
         schedulable |= (d->queued[w] & ~d->busy[w]) != 0;
     if (!scanned) {
-        next = MIN(next, busy_banks_soonest(d));
+        if (!scan_memo_holds(d)) {
+            d->scan_gen = d->bank_gen;
+            d->scan_soonest = busy_banks_soonest(d);
+        }
+        next = MIN(next, d->scan_soonest);
     } else {
 #ifdef GPUSIM_PARANOID
         if (soonest != busy_banks_soonest(d))
@@ -862,6 +954,7 @@ bool dram_pop_read(struct dram *d, struct dram_req *out, cycle_t cycle)
     *out = d->retq[d->retq_head];
     d->retq_head = (d->retq_head + 1) % d->retq_cap;
     d->retq_count--;
+    d->bank_gen++; /* NOTE(scan-memo): a return-queue place is free */
     return true;
 }
 

@@ -210,6 +210,8 @@ struct dram_bank {
     uint32_t group;       /* bank group (bank div banks-per-group, or bank mod groups: dram.bank_group_index) */
     uint32_t serving_row; /* row of the slot in service (NOTE(bank-cmd-local) in dram.c); valid while serving */
     bool serving_write;   /* the slot in service is a write; valid while serving */
+    uint8_t cmd;          /* next command (enum dram_cmd), DRAM_N_CMD when free (NOTE(bank-cmd-local)) */
+    bool wants_place;     /* in service read without a return-queue reservation yet */
 };
 
 /* Delay-line entry (the L2->DRAM latency FIFO). */
@@ -350,6 +352,11 @@ struct dram {
     /* NOTE(bank-masks): bit b of busy: bank b has a request in service
      * (serving != DRAM_NONE); of queued: bank b's waiting list is not empty */
     uint64_t busy[DRAM_BANK_WORDS], queued[DRAM_BANK_WORDS];
+    /* NOTE(scan-memo) in dram.c: bank_gen counts changes of what a busy
+     * bank's readiness depends on; scan_soonest is the earliest cycle a busy
+     * bank may issue, computed by a scan at scan_gen (UINT64_MAX: none). */
+    uint64_t bank_gen, scan_gen;
+    cycle_t scan_soonest;
     int last_col_dir;            /* -1 none yet, 0 read, 1 write: direction of the last column cmd */
     cycle_t bus_free;            /* first cycle the data bus is free (debug overlap check) */
     cycle_t last_cycle;          /* last cycle ticked (CYCLE_NEVER before the first) */
