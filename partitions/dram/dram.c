@@ -631,9 +631,6 @@ static void issue(struct dram *d, uint32_t b, enum dram_cmd c, cycle_t cycle)
     }
 }
 
-/* Busy bank b's next command in *c and the earliest cycle it may issue;
- * CYCLE_NEVER for a read that waits for a return-queue place (woken by
- * dram_pop_read). One test for the issuer and the wake-up scan. */
 /* The channel-wide part of cmd_earliest and the return-queue test, taken
  * once per scan of the busy banks. */
 struct issue_view {
@@ -659,6 +656,9 @@ static void issue_view(const struct dram *d, struct issue_view *v)
     v->place = ret_place_free(d);
 }
 
+/* Busy bank b's next command in *c and the earliest cycle it may issue;
+ * CYCLE_NEVER for a read that waits for a return-queue place (woken by
+ * dram_pop_read). One test for the issuer and the wake-up scan. */
 static cycle_t bank_ready_at(const struct dram *d, const struct issue_view *v, uint32_t b, enum dram_cmd *c)
 {
     const struct dram_bank *bk = &d->bank[b];
