@@ -34,6 +34,25 @@
 #include "sim/base/stats.h"
 
 /* ------------------------------------------------------------ ALU paths */
+/* The values of source operand o for the lanes of g, as an array indexed
+ * by lane: the register's own row when o is a plain register, else tmp
+ * filled lane by lane. NOTE(exec-src-rows): the fast paths below index rows
+ * instead of switching on the operand kind for every lane and operand.
+ * Lanes are independent (each reads its own sources before its own
+ * destination is written), so a destination that is also a source is
+ * read and written lane by lane exactly as before. */
+static inline const uint64_t *src_row(struct exec *x, struct warp *w, const uint64_t *R,
+                                      const struct ptx_operand *o, uint32_t g, uint64_t *tmp)
+{
+    if (o->kind == PTX_OPND_REG && !(o->flags & PTX_OF_NOT))
+        return R + (size_t)o->reg * FUNC_WARP;
+    for (uint32_t m = g; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        tmp[lane] = opv(x, w, R, o, lane);
+    }
+    return tmp;
+}
+
 static void exec_setp(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in,
                       uint32_t g)
 {
@@ -61,23 +80,34 @@ static void exec_setp(struct exec *x, struct warp *w, uint64_t *R, const struct 
             const unsigned bits = ptx_type_bytes(t) * 8u;
             const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
             const uint64_t flip = 1ull << 63;
-            for (uint32_t m = g; m; m &= m - 1) {
-                int lane = __builtin_ctz(m);
-                uint64_t a = opv(x, w, R, &s[0], lane), b = opv(x, w, R, &s[1], lane);
-                uint64_t ka = sk ? fpu_extend(a, t) ^ flip : a & mask;
-                uint64_t kb = sk ? fpu_extend(b, t) ^ flip : b & mask;
-                bool r;
-                switch (k) {
-                case 0: r = ka == kb; break;
-                case 1: r = ka != kb; break;
-                case 2: r = ka < kb; break;
-                case 3: r = ka <= kb; break;
-                case 4: r = ka > kb; break;
-                default: r = ka >= kb; break;
+            /* source rows read once (src_row), one loop per comparison;
+             * a destination that is not a register (the sink) writes to
+             * scratch. The second destination gets the negation. */
+            uint64_t t0[FUNC_WARP], t1[FUNC_WARP], sink[FUNC_WARP];
+            const uint64_t *pa = src_row(x, w, R, &s[0], g, t0), *pb = src_row(x, w, R, &s[1], g, t1);
+            uint64_t *r0 = in->opnd[0].kind == PTX_OPND_REG ? R + (size_t)in->opnd[0].reg * FUNC_WARP : sink;
+#define SETP_INT_LOOP(OP)                                                            \
+    for (uint32_t m = g; m; m &= m - 1) {                                            \
+        int lane = __builtin_ctz(m);                                                 \
+        uint64_t ka = sk ? fpu_extend(pa[lane], t) ^ flip : pa[lane] & mask;         \
+        uint64_t kb = sk ? fpu_extend(pb[lane], t) ^ flip : pb[lane] & mask;         \
+        r0[lane] = ka OP kb;                                                         \
+    }
+            switch (k) {
+            case 0: SETP_INT_LOOP(==) break;
+            case 1: SETP_INT_LOOP(!=) break;
+            case 2: SETP_INT_LOOP(<) break;
+            case 3: SETP_INT_LOOP(<=) break;
+            case 4: SETP_INT_LOOP(>) break;
+            default: SETP_INT_LOOP(>=) break;
+            }
+#undef SETP_INT_LOOP
+            if (in->n_dst > 1 && in->opnd[1].kind == PTX_OPND_REG) {
+                uint64_t *r1 = R + (size_t)in->opnd[1].reg * FUNC_WARP;
+                for (uint32_t m = g; m; m &= m - 1) {
+                    int lane = __builtin_ctz(m);
+                    r1[lane] = !r0[lane];
                 }
-                setv(R, &in->opnd[0], lane, r);
-                if (in->n_dst > 1)
-                    setv(R, &in->opnd[1], lane, !r);
             }
             return;
         }
@@ -233,25 +263,6 @@ static void exec_alu(struct exec *x, struct warp *w, uint64_t *R, const struct p
         }
         setv(R, d, lane, r);
     }
-}
-
-/* The values of source operand o for the lanes of g, as an array indexed
- * by lane: the register's own row when o is a plain register, else tmp
- * filled lane by lane. NOTE(exec-src-rows): the fast paths below index rows
- * instead of switching on the operand kind for every lane and operand.
- * Lanes are independent (each reads its own sources before its own
- * destination is written), so a destination that is also a source is
- * read and written lane by lane exactly as before. */
-static inline const uint64_t *src_row(struct exec *x, struct warp *w, const uint64_t *R,
-                                      const struct ptx_operand *o, uint32_t g, uint64_t *tmp)
-{
-    if (o->kind == PTX_OPND_REG && !(o->flags & PTX_OF_NOT))
-        return R + (size_t)o->reg * FUNC_WARP;
-    for (uint32_t m = g; m; m &= m - 1) {
-        int lane = __builtin_ctz(m);
-        tmp[lane] = opv(x, w, R, o, lane);
-    }
-    return tmp;
 }
 
 /* NOTE(hw-fma): fmaf() is a library call per lane (through the PLT; glibc
