@@ -39,6 +39,7 @@
 
 #define POOL_CHUNK_SHIFT 8
 #define POOL_CHUNK (1u << POOL_CHUNK_SHIFT) /* messages per pool chunk */
+#define ENG_LINK_TABLE_MAX 1024u /* units up to which the link latencies are a dense table (NOTE(link-table)) */
 
 /* ------------------------------------------------------------ topology */
 
@@ -186,6 +187,8 @@ struct engine {
     unsigned n_units, cap_units;
 
     ps_t lookahead;    /* ps, PS_NEVER when no cross-partition link */
+    ps_t *link_min;    /* [n_units x n_units] minimum latency (ps) of the link src -> dst, 0 = none;
+                          NULL above ENG_LINK_TABLE_MAX units (NOTE(link-table)) */
     ps_t quantum;      /* ps */
     bool finalized;
     bool initialized;  /* partition inits have run */

@@ -69,8 +69,11 @@ static void heap_push(struct eng_part_rt *p, const struct eng_msg *m)
 
 /* ---------------------------------------------------------------- send */
 
-static ps_t link_min(const struct eng_unit_rec *u, uint32_t dst)
+static ps_t link_min(const struct engine *e, uint32_t src, uint32_t dst)
 {
+    if (e->link_min) /* NOTE(link-table) in engine.c */
+        return e->link_min[(size_t)src * e->n_units + dst];
+    const struct eng_unit_rec *u = &e->units[src];
     unsigned lo = 0, hi = u->n_links;
     while (lo < hi) {
         unsigned mid = (lo + hi) / 2;
@@ -106,7 +109,7 @@ void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t l
     SIM_DEBUG_ASSERT(ctx->steal ? at_load_rlx_u64(&e->claims[su->partition].q) == ENG_CLAIM(e->q_index, ctx->index)
                                 : e->parts[su->partition].owner == ctx->index,
                      "engine: unit %u sends from thread %d, which does not run it this quantum", src, ctx->index);
-    ps_t min = link_min(su, dst);
+    ps_t min = link_min(e, src, dst);
     if (UNLIKELY(min == 0))
         sim_panic("engine: unit %u (%s) sends to unit %u with no declared link", src, su->ops->kind, dst);
     if (UNLIKELY(latency < min))
