@@ -114,6 +114,8 @@ uint32_t func_sm_take_events(struct func_sm *s, uint32_t *out, uint32_t max)
     return n;
 }
 
+const uint32_t *func_sm_events_pending(const struct func_sm *s) { return &((const struct exec *)s)->n_ev; }
+
 static uint8_t memop_space_of(unsigned sp)
 {
     switch (sp) {

@@ -216,6 +216,10 @@ int func_sm_issue(struct func_sm *s, uint32_t slot, uint32_t wid, struct memop *
 void func_sm_mem_complete(struct func_sm *s, uint32_t func, const struct memop *op, const struct memop_result *res);
 /* Move up to max queued warp slots (see above) to out; returns the count. */
 uint32_t func_sm_take_events(struct func_sm *s, uint32_t *out, uint32_t max);
+/* The executor's count of queued warp slots, for a caller that polls every
+ * cycle without a call (NOTE(ev-poll) in sim/sm/sm.c); valid until
+ * func_sm_destroy. */
+const uint32_t *func_sm_events_pending(const struct func_sm *s);
 /* One line for a watchdog dump: CTA, warp, state, PC, source line, SIMT stack. */
 int func_sm_describe_warp(const struct func_sm *s, uint32_t slot, uint32_t wid, char *buf, size_t n);
 

@@ -514,7 +514,16 @@ static void warp_gone(struct sm *s, uint32_t w)
     rf_warp_exit(&s->oc.rf, w, s->cycle);
 }
 
-static void take_events(struct sm *s)
+/* NOTE(ev-poll): asked twice per pipeline step and almost always empty;
+ * the executor's count is read in place, without the two calls. */
+static void take_events_work(struct sm *s);
+static inline void take_events(struct sm *s)
+{
+    if (*s->fx_ev_n)
+        take_events_work(s);
+}
+
+static void take_events_work(struct sm *s)
 {
     uint32_t n;
     while ((n = func_sm_take_events(s->fx, s->ev, s->sh->max_warps)) > 0)
@@ -907,6 +916,7 @@ bool sm_kernel_start(struct sm *s, const struct sm_kernel *k, const struct func_
     s->fx = func_sm_create(&l, k->ctas_per_sm, s->id, &s->cycle);
     if (!s->fx)
         return false;
+    s->fx_ev_n = func_sm_events_pending(s->fx);
     SIM_ASSERT(func_sm_warps_per_cta(s->fx) == k->warps_per_cta, "sm[%u]: warps per CTA", s->id);
     s->k = k;
     s->pipe_next = 0; /* the first tick steps the pipeline (NOTE(pipe-early)) */
@@ -965,6 +975,7 @@ void sm_kernel_end(struct sm *s, uint64_t end)
         wsched_tick(&s->sched, MAX(s->sched.last_cycle + 1, end), &s->port);
     func_sm_destroy(s->fx);
     s->fx = NULL;
+    s->fx_ev_n = NULL;
     s->k = NULL;
 }
 

@@ -142,6 +142,7 @@ struct sm {
     const struct sm_shared *sh;
     const struct sm_kernel *k;    /* running kernel, NULL between kernels */
     struct func_sm *fx;           /* executor of the running kernel on this SM */
+    const uint32_t *fx_ev_n;      /* its queued-event count (func_sm_events_pending; NOTE(ev-poll)) */
     struct func_stats fst;        /* this SM's executor counters (added to the context's per kernel) */
     cycle_t cycle;               /* current pipeline cycle (executor's %clock) */
     uint64_t last_cycle;          /* last ticked pipeline cycle (CYCLE_NEVER = none) */
