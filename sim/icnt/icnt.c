@@ -153,7 +153,7 @@ static void tx_pop_head(struct icnt_tx *tx)
     tx->st.packets++;
 }
 
-uint64_t icnt_tx_tick(struct icnt_tx *tx, cycle_t cycle)
+uint64_t icnt_tx_tick_work(struct icnt_tx *tx, cycle_t cycle)
 {
 #ifndef NDEBUG
     icnt_tx_check(tx);
@@ -359,7 +359,7 @@ static void rx_pop(struct icnt_rx *rx, uint32_t s, const struct icnt_flit *f, cy
     rx->ops.send_credit(rx->ctx, s, rx->ep, arrive);
 }
 
-uint64_t icnt_rx_tick(struct icnt_rx *rx, cycle_t cycle)
+uint64_t icnt_rx_tick_work(struct icnt_rx *rx, cycle_t cycle)
 {
 #ifndef NDEBUG
     icnt_rx_check(rx);
