@@ -394,7 +394,10 @@ enum l1d_result l1d_access(struct l1d *l, const struct l1d_acc *a, cycle_t cycle
 
 /* Head of the miss queue if it may leave at `cycle` (so the caller can check
  * injection room for its flits), else NULL. */
-const struct mem_req *l1d_peek_req(const struct l1d *l, cycle_t cycle);
+static inline const struct mem_req *l1d_peek_req(const struct l1d *l, cycle_t cycle)
+{
+    return reqq_peek(&l->mq, cycle);
+}
 /* Pop it (at most one per cycle); false when none is ready. */
 bool l1d_pop_req(struct l1d *l, struct mem_req *out, cycle_t cycle);
 

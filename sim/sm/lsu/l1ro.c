@@ -130,7 +130,6 @@ enum l1ro_result l1ro_access_id(struct l1ro *c, uint64_t addr, uint32_t token, u
     return L1RO_MISS;
 }
 
-const struct mem_req *l1ro_peek_req(const struct l1ro *c, cycle_t cycle) { return reqq_peek(&c->mq, cycle); }
 
 bool l1ro_pop_req(struct l1ro *c, struct mem_req *out, cycle_t cycle)
 {
@@ -155,7 +154,7 @@ bool l1ro_push_reply(struct l1ro *c, const struct mem_reply *rep, cycle_t cycle)
     return true;
 }
 
-bool l1ro_pop_done(struct l1ro *c, struct l1ro_done *out, cycle_t cycle)
+bool l1ro_pop_done_work(struct l1ro *c, struct l1ro_done *out, cycle_t cycle)
 {
     struct l1ro_q *h = c->hq_r.n ? &c->hq[c->hq_r.head] : NULL;
     struct l1ro_q *f = c->fq_r.n ? &c->fq[c->fq_r.head] : NULL;
@@ -175,7 +174,7 @@ bool l1ro_pop_done(struct l1ro *c, struct l1ro_done *out, cycle_t cycle)
     return true;
 }
 
-uint64_t l1ro_tick(struct l1ro *c, cycle_t cycle)
+uint64_t l1ro_tick_work(struct l1ro *c, cycle_t cycle)
 {
     SIM_DEBUG_ASSERT(c->mq.r.n <= c->mq.r.cap && c->rx_r.n <= c->rx_r.cap && c->hq_r.n <= c->hq_r.cap &&
                          c->fq_r.n <= c->fq_r.cap,

@@ -173,11 +173,30 @@ enum l1ro_result l1ro_access(struct l1ro *c, uint64_t addr, uint32_t token, cycl
  * carries them (requester identity, docs/messages.md). */
 enum l1ro_result l1ro_access_id(struct l1ro *c, uint64_t addr, uint32_t token, uint16_t warp, uint32_t cta,
                                 cycle_t cycle, enum l1ro_rf_cause *cause);
-const struct mem_req *l1ro_peek_req(const struct l1ro *c, cycle_t cycle);
+/* NOTE(idle-inline) (sim/icnt/icnt.h): the peek, and the tick and the
+ * completion pop of a cache with nothing in flight, are answered here
+ * without a call; the SM asks them every pipeline cycle for both read-only
+ * caches. */
+static inline const struct mem_req *l1ro_peek_req(const struct l1ro *c, cycle_t cycle)
+{
+    return reqq_peek(&c->mq, cycle);
+}
 bool l1ro_pop_req(struct l1ro *c, struct mem_req *out, cycle_t cycle);
 bool l1ro_push_reply(struct l1ro *c, const struct mem_reply *rep, cycle_t cycle);
-bool l1ro_pop_done(struct l1ro *c, struct l1ro_done *out, cycle_t cycle);
-uint64_t l1ro_tick(struct l1ro *c, cycle_t cycle);
+bool l1ro_pop_done_work(struct l1ro *c, struct l1ro_done *out, cycle_t cycle);
+static inline bool l1ro_pop_done(struct l1ro *c, struct l1ro_done *out, cycle_t cycle)
+{
+    if (c->hq_r.n == 0 && c->fq_r.n == 0)
+        return false;
+    return l1ro_pop_done_work(c, out, cycle);
+}
+uint64_t l1ro_tick_work(struct l1ro *c, cycle_t cycle);
+static inline uint64_t l1ro_tick(struct l1ro *c, cycle_t cycle)
+{
+    if (c->rx_r.n == 0 && c->fq_r.n == 0 && c->hq_r.n == 0 && reqq_empty(&c->mq))
+        return CYCLE_NEVER; /* what l1ro_tick_work answers then */
+    return l1ro_tick_work(c, cycle);
+}
 
 /* Kernel launch: invalidate every line (the cache must be idle). */
 void l1ro_invalidate_all(struct l1ro *c);

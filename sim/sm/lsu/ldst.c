@@ -168,15 +168,6 @@ bool ldst_push(struct ldst *u, const struct memop *op, cycle_t cycle)
 
 /* ------------------------------------------------------------- requests and replies */
 
-const struct mem_req *ldst_peek_req(const struct ldst *u, cycle_t cycle)
-{
-    const struct mem_req *d = l1d_peek_req(&u->l1d, cycle);
-    const struct mem_req *c = l1ro_peek_req(&u->l1c, cycle);
-    if (d && c)
-        return u->rr_req ? c : d;
-    return d ? d : c;
-}
-
 bool ldst_pop_req(struct ldst *u, struct mem_req *out, cycle_t cycle)
 {
     const struct mem_req *d = l1d_peek_req(&u->l1d, cycle);

@@ -206,7 +206,14 @@ bool ldst_stage_retry(const struct ldst *u);
 bool ldst_push(struct ldst *u, const struct memop *op, cycle_t cycle);
 
 /* Next request toward L2 that may leave at `cycle` (to check injection room), or NULL. */
-const struct mem_req *ldst_peek_req(const struct ldst *u, cycle_t cycle);
+static inline const struct mem_req *ldst_peek_req(const struct ldst *u, cycle_t cycle)
+{
+    const struct mem_req *d = l1d_peek_req(&u->l1d, cycle);
+    const struct mem_req *c = l1ro_peek_req(&u->l1c, cycle);
+    if (d && c)
+        return u->rr_req ? c : d;
+    return d ? d : c;
+}
 /* Pop it (the request ldst_peek_req showed); false when none. */
 bool ldst_pop_req(struct ldst *u, struct mem_req *out, cycle_t cycle);
 /* The cache the reply belongs to has room. */
