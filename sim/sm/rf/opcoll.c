@@ -311,7 +311,7 @@ static bool older_same_warp(const struct opcoll *oc, enum pipe_kind set, const s
     return false;
 }
 
-uint32_t opcoll_ready(struct opcoll *oc, enum pipe_kind set, cycle_t now, uint32_t *out, uint32_t max)
+uint32_t opcoll_ready_work(struct opcoll *oc, enum pipe_kind set, cycle_t now, uint32_t *out, uint32_t max)
 {
     uint32_t n = 0;
     /* NOTE(collected-mask): only units whose reads are all granted can be

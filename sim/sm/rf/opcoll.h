@@ -181,8 +181,16 @@ static inline bool opcoll_can_accept(struct opcoll *oc, enum pipe_class cls, cyc
 uint32_t opcoll_issue(struct opcoll *oc, const struct pipe_op *op, cycle_t now);
 
 /* Used by pipes_tick. Ready units of a set at cycle now, oldest first
- * (at most max written to out); returns the count. */
-uint32_t opcoll_ready(struct opcoll *oc, enum pipe_kind set, cycle_t now, uint32_t *out, uint32_t max);
+ * (at most max written to out); returns the count. A set without a unit
+ * whose reads are all granted has none, answered without a call
+ * (NOTE(idle-inline) in sim/icnt/icnt.h; asked for every set every cycle). */
+uint32_t opcoll_ready_work(struct opcoll *oc, enum pipe_kind set, cycle_t now, uint32_t *out, uint32_t max);
+static inline uint32_t opcoll_ready(struct opcoll *oc, enum pipe_kind set, cycle_t now, uint32_t *out, uint32_t max)
+{
+    if (!(oc->collected & oc->set_units[set]))
+        return 0;
+    return opcoll_ready_work(oc, set, now, out, max);
+}
 static inline const struct pipe_op *opcoll_op(const struct opcoll *oc, uint32_t unit) { return &oc->units[unit].op; }
 /* The unit's instruction left for its pipe at cycle now; the unit is free. */
 void opcoll_release(struct opcoll *oc, uint32_t unit, cycle_t now);
