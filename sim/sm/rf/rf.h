@@ -296,8 +296,11 @@ static inline void rf_new_cycle_(struct rf *rf, cycle_t cycle)
     SIM_ASSERT(rf->acc_cycle == CYCLE_NEVER || cycle > rf->acc_cycle, "rf: cycle %llu after %llu",
                (unsigned long long)cycle, (unsigned long long)rf->acc_cycle);
     rf->acc_cycle = cycle;
-    for (uint32_t i = 0; i < rf->mult; i++)
-        rf->acc[i] = 0;
+    if (rf->mult == 1) /* the usual clock; the loop below becomes a memset call */
+        rf->acc[0] = 0;
+    else
+        for (uint32_t i = 0; i < rf->mult; i++)
+            rf->acc[i] = 0;
 }
 
 /* Index of RF tick `tick` inside its pipeline cycle (starts that cycle). */
