@@ -720,7 +720,6 @@ enum l1d_result l1d_access(struct l1d *l, const struct l1d_acc *a, cycle_t cycle
 
 /* ------------------------------------------------------------- queues */
 
-
 bool l1d_pop_req(struct l1d *l, struct mem_req *out, cycle_t cycle)
 {
     if (!reqq_pop(&l->mq, out, cycle))

@@ -130,7 +130,6 @@ enum l1ro_result l1ro_access_id(struct l1ro *c, uint64_t addr, uint32_t token, u
     return L1RO_MISS;
 }
 
-
 bool l1ro_pop_req(struct l1ro *c, struct mem_req *out, cycle_t cycle)
 {
     if (!reqq_pop(&c->mq, out, cycle))
