@@ -172,8 +172,7 @@ bool ldst_pop_req(struct ldst *u, struct mem_req *out, cycle_t cycle)
 {
     const struct mem_req *d = l1d_peek_req(&u->l1d, cycle);
     const struct mem_req *c = l1ro_peek_req(&u->l1c, cycle);
-    bool take_c = c && (!d || u->rr_req);
-    if (take_c) {
+    if (ldst_req_takes_c(u, d, c)) {
         if (!l1ro_pop_req(&u->l1c, out, cycle))
             return false;
         SIM_ASSERT(out->id < LDST_ID_CONST, "ldst[%d]: l1c id 0x%x", u->sm_id, out->id);

@@ -205,14 +205,19 @@ bool ldst_stage_retry(const struct ldst *u);
 /* Hand over one instruction at `cycle`; false (nothing changed) when the latch is full. */
 bool ldst_push(struct ldst *u, const struct memop *op, cycle_t cycle);
 
+/* The request arbiter between the L1D's head d and the constant cache's
+ * head c (either may be NULL): c when only it has one, or when both have
+ * and it is the constant cache's turn. One rule for peek and pop. */
+static inline bool ldst_req_takes_c(const struct ldst *u, const struct mem_req *d, const struct mem_req *c)
+{
+    return c && (!d || u->rr_req);
+}
 /* Next request toward L2 that may leave at `cycle` (to check injection room), or NULL. */
 static inline const struct mem_req *ldst_peek_req(const struct ldst *u, cycle_t cycle)
 {
     const struct mem_req *d = l1d_peek_req(&u->l1d, cycle);
     const struct mem_req *c = l1ro_peek_req(&u->l1c, cycle);
-    if (d && c)
-        return u->rr_req ? c : d;
-    return d ? d : c;
+    return ldst_req_takes_c(u, d, c) ? c : d;
 }
 /* Pop it (the request ldst_peek_req showed); false when none. */
 bool ldst_pop_req(struct ldst *u, struct mem_req *out, cycle_t cycle);
