@@ -994,15 +994,22 @@ static void test_bank_mask_walk(void)
                     if (m[b >> 6] >> (b & 63) & 1)
                         want[n++] = b;
                 }
-                for (uint32_t b = dram_mask_rot(m, r, UINT32_MAX); b != UINT32_MAX; b = dram_mask_rot(m, r, b)) {
-                    if (got >= n || want[got] != b) {
-                        bad++;
-                        break;
+                /* the words in use (NOTE(mask-words)), and all of them */
+                const uint32_t nws[2] = {(nb + 63) / 64, DRAM_BANK_WORDS};
+                for (uint32_t k = 0; k < 2; k++) {
+                    uint32_t nw = nws[k];
+                    got = 0;
+                    for (uint32_t b = dram_mask_rot(m, nw, r, UINT32_MAX); b != UINT32_MAX;
+                         b = dram_mask_rot(m, nw, r, b)) {
+                        if (got >= n || want[got] != b) {
+                            bad++;
+                            break;
+                        }
+                        got++;
                     }
-                    got++;
+                    bad += got != n;
+                    walks++;
                 }
-                bad += got != n;
-                walks++;
             }
         }
     }

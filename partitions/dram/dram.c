@@ -125,6 +125,9 @@ void dram_init(struct dram *d, const struct dram_cfg *cfg, unsigned channel_id)
     d->tb_pipe_ps = d->tb_dram_ps = 1;
     d->cfg = *cfg;
     d->channel_id = channel_id;
+    /* NOTE(mask-words): the bank masks' loops stop at the words in use */
+    d->mask_words = (uint32_t)((cfg->banks + 63) / 64);
+    SIM_ASSERT(d->mask_words <= DRAM_BANK_WORDS, "dram %u: %u banks", channel_id, (unsigned)cfg->banks);
     switch (cfg->sched) {
     case DRAM_SCHED_FCFS: d->sched = &dram_sched_fcfs; break;
     case DRAM_SCHED_MSHR_M: d->sched = &dram_sched_mshr_m; break;
@@ -328,7 +331,7 @@ bool dram_push_dummy(struct dram *d, const struct dram_dummy *m)
 uint32_t dram_pending(const struct dram *d)
 {
     uint32_t serving = 0;
-    for (uint32_t w = 0; w < DRAM_BANK_WORDS; w++) /* NOTE(bank-masks) */
+    for (uint32_t w = 0; w < d->mask_words; w++) /* NOTE(bank-masks) */
         serving += (uint32_t)__builtin_popcountll(d->busy[w]);
     return d->delay_count + d->n_wait + serving + d->n_inflight + d->retq_count;
 }
@@ -718,8 +721,8 @@ static bool stage_issue(struct dram *d, cycle_t cycle, cycle_t *soonest)
     struct issue_view v;
     issue_view(d, &v);
     /* NOTE(bank-masks): only banks with a request in service have a command */
-    for (uint32_t b = dram_mask_rot(d->busy, d->issue_rr, UINT32_MAX); b != UINT32_MAX;
-         b = dram_mask_rot(d->busy, d->issue_rr, b)) {
+    for (uint32_t b = dram_mask_rot(d->busy, d->mask_words, d->issue_rr, UINT32_MAX); b != UINT32_MAX;
+         b = dram_mask_rot(d->busy, d->mask_words, d->issue_rr, b)) {
         enum dram_cmd c;
         cycle_t t = bank_ready_at(d, &v, b, &c); /* CYCLE_NEVER: the read waits for a return-queue place */
         if (t > cycle) {
@@ -853,8 +856,8 @@ static cycle_t busy_banks_soonest(const struct dram *d)
     cycle_t next = CYCLE_NEVER;
     struct issue_view v;
     issue_view(d, &v);
-    for (uint32_t b = dram_mask_next(d->busy, 0); b != UINT32_MAX;
-         b = b + 1 < DRAM_BANK_WORDS * 64 ? dram_mask_next(d->busy, b + 1) : UINT32_MAX) {
+    for (uint32_t b = dram_mask_next(d->busy, d->mask_words, 0); b != UINT32_MAX;
+         b = dram_mask_next(d->busy, d->mask_words, b + 1)) {
         enum dram_cmd c;
         next = MIN(next, bank_ready_at(d, &v, b, &c));
     }
@@ -873,7 +876,7 @@ static cycle_t next_work(struct dram *d, cycle_t cycle, bool scanned, cycle_t so
     for (uint32_t i = 0; i < d->n_inflight; i++)
         next = MIN(next, d->slot[d->inflight[i]].done_cycle);
     bool schedulable = false;
-    for (uint32_t w = 0; w < DRAM_BANK_WORDS; w++) /* NOTE(bank-masks) */
+    for (uint32_t w = 0; w < d->mask_words; w++) /* NOTE(bank-masks) */
         schedulable |= (d->queued[w] & ~d->busy[w]) != 0;
     if (!scanned) {
         if (!scan_memo_holds(d)) {
@@ -917,7 +920,7 @@ cycle_t dram_tick(struct dram *d, cycle_t cycle)
         d->st.queue_occ.sum += (uint64_t)d->n_wait * dt;
         d->st.queue_occ.count += dt;
         uint32_t busy = 0;
-        for (uint32_t w = 0; w < DRAM_BANK_WORDS; w++) /* NOTE(bank-masks) */
+        for (uint32_t w = 0; w < d->mask_words; w++) /* NOTE(bank-masks) */
             busy += (uint32_t)__builtin_popcountll(d->busy[w]);
         if (busy) {
             d->st.blp.sum += (uint64_t)busy * dt;

@@ -259,34 +259,40 @@ struct dram_sched_ops;
 
 #define DRAM_BANK_WORDS 4 /* 64-bit words of a bank mask: dram.banks <= 256 */
 
-/* The first bank >= from whose bit is set in m[0..DRAM_BANK_WORDS), or
- * UINT32_MAX. Visiting the set bits from r upwards and then from 0 up to r
- * is the rotating order (r + i) mod banks with the clear bits skipped. */
-static inline uint32_t dram_mask_next(const uint64_t *m, uint32_t from)
+/* The first bank >= from whose bit is set in m[0..nw), or UINT32_MAX; nw
+ * is the number of words in use (struct dram's mask_words, NOTE(mask-words)),
+ * so the usual 16 banks look at one word, not DRAM_BANK_WORDS. Visiting the
+ * set bits from r upwards and then from 0 up to r is the rotating order
+ * (r + i) mod banks with the clear bits skipped. */
+static inline uint32_t dram_mask_next(const uint64_t *m, uint32_t nw, uint32_t from)
 {
-    for (uint32_t w = from >> 6; w < DRAM_BANK_WORDS; w++) {
-        uint64_t x = m[w];
-        if (w == from >> 6)
-            x &= ~0ull << (from & 63);
+    uint32_t w = from >> 6;
+    if (w >= nw)
+        return UINT32_MAX;
+    uint64_t x = m[w] & (~0ull << (from & 63));
+    for (;;) {
         if (x)
             return w * 64 + (uint32_t)__builtin_ctzll(x);
+        if (++w >= nw)
+            return UINT32_MAX;
+        x = m[w];
     }
-    return UINT32_MAX;
 }
-/* The bank after b in the rotating walk from bank r over the set bits of m
- * (b = UINT32_MAX: the first one), or UINT32_MAX when the walk is done. */
-static inline uint32_t dram_mask_rot(const uint64_t *m, uint32_t r, uint32_t b)
+/* The bank after b in the rotating walk from bank r over the set bits of
+ * m[0..nw) (b = UINT32_MAX: the first one), or UINT32_MAX when the walk is
+ * done. */
+static inline uint32_t dram_mask_rot(const uint64_t *m, uint32_t nw, uint32_t r, uint32_t b)
 {
     uint32_t n;
     if (b == UINT32_MAX) { /* the lowest set bit >= r, else the lowest one (then < r) */
-        n = dram_mask_next(m, r);
-        return n == UINT32_MAX && r ? dram_mask_next(m, 0) : n;
+        n = dram_mask_next(m, nw, r);
+        return n == UINT32_MAX && r ? dram_mask_next(m, nw, 0) : n;
     }
-    n = dram_mask_next(m, b + 1);
+    n = dram_mask_next(m, nw, b + 1);
     if (b >= r) { /* upper part: go on, then wrap to the bits below r */
         if (n != UINT32_MAX || r == 0)
             return n;
-        n = dram_mask_next(m, 0);
+        n = dram_mask_next(m, nw, 0);
     }
     return n < r ? n : UINT32_MAX;
 }
@@ -352,6 +358,7 @@ struct dram {
     /* NOTE(bank-masks): bit b of busy: bank b has a request in service
      * (serving != DRAM_NONE); of queued: bank b's waiting list is not empty */
     uint64_t busy[DRAM_BANK_WORDS], queued[DRAM_BANK_WORDS];
+    uint32_t mask_words;         /* NOTE(mask-words): words of busy/queued in use, ceil(banks / 64) */
     /* NOTE(scan-memo) in dram.c: bank_gen counts changes of what a busy
      * bank's readiness depends on; scan_soonest is the earliest cycle a busy
      * bank may issue, computed by a scan at scan_gen (UINT64_MAX: none). */

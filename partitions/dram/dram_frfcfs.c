@@ -18,10 +18,10 @@ static bool frfcfs_pick(struct dram *d, cycle_t cycle)
 {
     uint32_t nb = (uint32_t)d->cfg.banks;
     uint64_t cand[DRAM_BANK_WORDS]; /* idle banks with waiting requests (NOTE(bank-masks) in dram.h) */
-    for (uint32_t w = 0; w < DRAM_BANK_WORDS; w++)
+    for (uint32_t w = 0; w < d->mask_words; w++)
         cand[w] = d->queued[w] & ~d->busy[w];
-    for (uint32_t b = dram_mask_rot(cand, d->sched_rr, UINT32_MAX); b != UINT32_MAX;
-         b = dram_mask_rot(cand, d->sched_rr, b)) {
+    for (uint32_t b = dram_mask_rot(cand, d->mask_words, d->sched_rr, UINT32_MAX); b != UINT32_MAX;
+         b = dram_mask_rot(cand, d->mask_words, d->sched_rr, b)) {
         struct dram_bank *bk = &d->bank[b];
         SIM_DEBUG_ASSERT(bk->serving == DRAM_NONE && bk->head != DRAM_NONE, "dram %u: bank masks stale at %u",
                          d->channel_id, b);

@@ -281,10 +281,17 @@ static void step(struct mpu_part *p, struct eng_ctx *ctx, int d, ps_t T)
 static ps_t tick_dom(struct mpu_part *p, struct eng_ctx *ctx, int d, ps_t now)
 {
     step(p, ctx, d, now);
+    /* NOTE(aligned-need): need_of answers on an edge of d (or PS_NEVER), and
+     * the engine ticks d on its edges, so the next edge is now + P: no
+     * rounding division here, and the engine takes its no-rounding path. */
+    const ps_t P = p->sh->period_ps[d];
     ps_t n = need_of(p, d, now);
-    if (n != PS_NEVER && n <= now)
-        n = now + 1; /* next edge (engine rounds up) */
-    p->sched[d] = edge_ge(n, p->sh->period_ps[d]);
+    SIM_DEBUG_ASSERT(now % P == 0 && (n == PS_NEVER || n % P == 0),
+                     "mempart_unit %u: domain %d off its edges (now %llu ps, need %llu ps)", p->channel, d,
+                     (unsigned long long)now, (unsigned long long)n);
+    if (n <= now)
+        n = now + P;
+    p->sched[d] = n;
     return n;
 }
 
@@ -385,11 +392,15 @@ static bool ep_deliver(void *ctx, uint32_t src, const void *payload, const struc
     (void)cycle;
     struct mem_req r;
     memcpy(&r, payload, sizeof r);
+#ifndef NDEBUG
+    /* a decode per request (a page-table walk and a division): debug builds
+     * only (STYLE.md 4); the routing is the same decode (sm.c dst_ep) */
     struct addrmap_loc loc;
     SIM_ASSERT(mpu_dev_locate(p->sh->map, p->sh->pt, p->sh->store_bytes, r.addr, &loc) &&
                    loc.sub == p->channel * MEMPART_SUBS + e->sub,
                "mempart_unit %u: request for 0x%llx reached sub-partition endpoint %u", p->channel,
                (unsigned long long)r.addr, e->ep);
+#endif
     r.addr -= DEVMEM_BASE; /* NOTE(dev_addr) */
     /* NOTE(relaxed-due): in relaxed mode a request whose tail flit reached
      * this endpoint late (sync/engine_msg.c, NOTE(relaxed-late)) starts the
