@@ -113,7 +113,7 @@ static void test_lrr(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false};
     mk_sched(&s, WSCHED_LRR, 1, 8);
     for (uint32_t w = 0; w < 4; w++)
         wsched_warp_launch(&s, w, 0);
@@ -207,7 +207,7 @@ static void test_issue_order(void)
     for (int order = WSCHED_ORDER_FIXED; order <= WSCHED_ORDER_ROTATE; order++) {
         struct shared_sm m;
         memset(&m, 0, sizeof m);
-        struct wsched_port port = {&m, shared_check, shared_issue, NULL, NULL, NULL, NULL};
+        struct wsched_port port = {&m, shared_check, shared_issue, NULL, NULL, NULL, NULL, false};
         struct wsched_cfg c;
         wsched_cfg_defaults(&c);
         c.policy = WSCHED_LRR;
@@ -247,7 +247,7 @@ static void test_gto(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false};
     mk_sched(&s, WSCHED_GTO, 1, 8);
     /* CTA launch order: warps 4,5 belong to CTA seq 0, warps 0,1 to CTA seq 1, warp 2 to CTA seq 2.
      * Age order (CTA seq, warp id): 4, 5, 0, 1, 2. */
@@ -300,7 +300,7 @@ static void test_two_level(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false};
     /* Spec defaults: n_active 8 per SM, 2 schedulers -> pool of 8 / 2 = 4 per scheduler. */
     mk_sched(&s, WSCHED_TWO_LEVEL, 2, 8);
     TAP_EQ_U64(s.n_active_per_sched, 4, "two_level pool = 8 / 2 = 4 warps per scheduler");
@@ -557,7 +557,7 @@ static void test_pipeline_scoreboard(void)
     m->n_warps = 1;
     m->pipe_ii = 1;
     wsched_warp_launch(&s, 0, 0);
-    struct wsched_port port = {m, pipe_check, pipe_issue, NULL, NULL, NULL, NULL};
+    struct wsched_port port = {m, pipe_check, pipe_issue, NULL, NULL, NULL, NULL, false};
     cycle_t issue_t[3] = {0, 0, 0};
     uint32_t k = 0;
     while (m->now < 20) {
@@ -585,7 +585,7 @@ static void test_stall_reasons(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false};
     mk_sched(&s, WSCHED_GTO, 1, 8);
     cycle_t t = 0;
     /* 1 cycle with no warp */
@@ -661,7 +661,7 @@ static void test_stall_reasons(void)
     pm->pipe_ii = 3;
     wsched_warp_launch(&s, 0, 0);
     wsched_warp_launch(&s, 1, 0);
-    struct wsched_port pp = {pm, pipe_check, pipe_issue, NULL, NULL, NULL, NULL};
+    struct wsched_port pp = {pm, pipe_check, pipe_issue, NULL, NULL, NULL, NULL, false};
     /* The fake's check() tests the pipe for every instruction (a barrier too), but only
      * ALU/memory instructions occupy it (ii 3):
      * cycle 0: w0 ld issues, pipe busy until 3
@@ -852,7 +852,7 @@ static uint64_t random_compare(int policy, uint32_t n_sched, uint32_t n_active, 
     struct ref r;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false};
     mk_sched(&s, policy, n_sched, n_active);
     ref_init(&r, policy, n_sched, n_active, f);
     uint64_t x = seed, bad = 0, h = 1469598103934665603ull, cta = 0;
@@ -973,7 +973,7 @@ static void test_skip(void)
     struct wsched s;
     struct skip_sm k;
     memset(&k, 0, sizeof k);
-    struct wsched_port port = {&k, script_check, script_issue, skip_sig, NULL, NULL, NULL};
+    struct wsched_port port = {&k, script_check, script_issue, skip_sig, NULL, NULL, NULL, false};
     mk_sched(&s, WSCHED_GTO, 1, 8);
     for (uint32_t w = 0; w < 4; w++)
         wsched_warp_launch(&s, w, 0);
@@ -1026,13 +1026,70 @@ static void test_skip(void)
     /* A port without res_sig is always evaluated. */
     mk_sched(&s, WSCHED_GTO, 1, 8);
     memset(&k, 0, sizeof k);
-    struct wsched_port plain = {&k, script_check, script_issue, NULL, NULL, NULL, NULL};
+    struct wsched_port plain = {&k, script_check, script_issue, NULL, NULL, NULL, NULL, false};
     wsched_warp_launch(&s, 0, 0);
     script_all(&k.m, WSCHED_SCOREBOARD);
     wsched_tick(&s, 0, &plain);
     k.m.why[0] = WSCHED_READY;
     TAP_EQ_U64(wsched_tick(&s, 1, &plain), 2, "no res_sig: a change is seen without a touch");
     wsched_fini(&s);
+}
+
+/* ------------------------------------------------------ keyed answers */
+
+/* NOTE(pass-key): with pw_memo and pw_keyed, the gto walk asks check()
+ * once per distinct unblocked memo byte in an evaluation; blocked bytes
+ * are answered from the memo. The issued warp and the stall reason are
+ * those of the unkeyed walk, which asks for every warp. */
+static void test_pass_key(void)
+{
+    const uint8_t CLS_A = 0x40 | 1, CLS_B = 0x40 | 0x20 | 2, SB = 0x80 | WSCHED_SCOREBOARD;
+    /* memo bytes of warps 0..5 (age order): A, SB, A, B, A, B */
+    const uint8_t bytes[6] = {CLS_A, SB, CLS_A, CLS_B, CLS_A, CLS_B};
+    uint32_t issued[2], checks[2];
+    uint64_t busy[2], sb[2];
+    for (int keyed = 0; keyed < 2; keyed++) {
+        struct wsched s;
+        struct script_sm m;
+        memset(&m, 0, sizeof m);
+        uint8_t memo[NW] = {0};
+        for (uint32_t w = 0; w < 6; w++) {
+            memo[w] = bytes[w];
+            m.why[w] = bytes[w] == SB ? WSCHED_SCOREBOARD : bytes[w] == CLS_A ? WSCHED_PIPE_BUSY : WSCHED_READY;
+        }
+        struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, memo, keyed != 0};
+        mk_sched(&s, WSCHED_GTO, 1, 8);
+        for (uint32_t w = 0; w < 6; w++)
+            wsched_warp_launch(&s, w, 0);
+        /* cycle 0: class B is ready, so warp 3 (the oldest B) issues */
+        wsched_tick(&s, 0, &port);
+        issued[keyed] = m.n_log ? m.log[0] : 99;
+        /* cycle 1: the pipes of both classes busy, warp 3 again on the
+         * scoreboard: nothing issues, the stall is pipe_busy */
+        for (uint32_t w = 0; w < 6; w++)
+            if (m.why[w] == WSCHED_READY)
+                m.why[w] = WSCHED_PIPE_BUSY;
+        memo[3] = SB;
+        m.why[3] = WSCHED_SCOREBOARD;
+        m.n_check = 0;
+        wsched_tick(&s, 1, &port);
+        checks[keyed] = m.n_check;
+        busy[keyed] = s.units[0].st.stall[WSCHED_PIPE_BUSY];
+        sb[keyed] = s.units[0].st.stall[WSCHED_SCOREBOARD];
+        wsched_check(&s);
+        wsched_fini(&s);
+    }
+    TAP_EQ_U64(issued[1], 3, "keyed: the oldest warp of the ready class issues");
+    TAP_EQ_U64(issued[1], issued[0], "keyed and unkeyed walks issue the same warp");
+    TAP_EQ_U64(busy[1], busy[0], "the same pipe_busy count");
+    TAP_EQ_U64(sb[1], sb[0], "the same scoreboard count");
+#ifndef GPUSIM_PARANOID
+    TAP_EQ_U64(checks[0], 4, "unkeyed: check() for each of the 4 unblocked warps");
+    TAP_EQ_U64(checks[1], 2, "keyed: check() once per distinct byte (A, B)");
+#else
+    TAP_EQ_U64(checks[0], 6, "paranoid build, unkeyed: check() for every warp");
+    TAP_EQ_U64(checks[1], 6, "paranoid build, keyed: check() for every warp, kept answers compared");
+#endif
 }
 
 static const struct tap_test tests[] = {
@@ -1048,6 +1105,7 @@ static const struct tap_test tests[] = {
     {"determinism", test_determinism},
     {"sched_fault", test_fault_injection},
     {"skip", test_skip},
+    {"pass_key", test_pass_key},
 };
 
 int main(void)

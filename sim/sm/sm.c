@@ -184,6 +184,8 @@ enum { PW_BLOCK = 0x80, PW_PASS = 0x40, PW_MEM = 0x20, PW_CLS = 0x1f };
 _Static_assert(PW_BLOCK == WSCHED_PW_BLOCK && (int)WSCHED_READY < (int)PW_PASS,
                "the pw memo is the scheduler's blocked memo (NOTE(blocked-memo) in sched.c)");
 _Static_assert(PIPE_C_COUNT <= PW_CLS + 1, "pipe class does not fit the pw memo");
+_Static_assert(PW_PASS == 0x40 && PW_MEM < PW_PASS && PW_CLS < PW_MEM,
+               "an unblocked memo byte is keyed by its low 6 bits (NOTE(pass-key) in sched.c)");
 
 
 static inline void warp_touch(struct sm *s, uint32_t w)
@@ -829,7 +831,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
                                * tail: accepting at the head holds (NOTE(credit-run)) */
                               {rx_can_accept, rx_deliver, rx_send_credit, NULL, rx_send_credits, true}, s};
     icnt_rx_init(&s->rx, &ra);
-    s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig, port_is_l1_load, port_score, NULL};
+    s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig, port_is_l1_load, port_score, NULL, false};
     s->n_eject = (uint32_t)sh->cfg->sm.eject_buf;
     s->eject = eng_alloc(ctx, s->n_eject * sizeof *s->eject);
     if (sh->cfg->l2.sector_replies) {
@@ -856,6 +858,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     s->w_st = eng_alloc(ctx, sh->max_warps);
     s->w_pw = eng_alloc(ctx, sh->max_warps);
     s->port.pw_memo = s->w_pw; /* NOTE(blocked-memo) in sched.c */
+    s->port.pw_keyed = !s->rf_gate; /* NOTE(pass-key) in sched.c: port_check reads only w_pw[w] then */
     s->ev = eng_alloc(ctx, sh->max_warps * sizeof *s->ev);
     eng_unit_bind(ctx, unit, s);
     return s;

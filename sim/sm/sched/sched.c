@@ -271,19 +271,57 @@ static inline bool try_warp(struct wsched *s, struct wsched_unit *u, uint32_t w,
  * answer is never READY, so try_warp only folds it into the worst reason,
  * as before. GPUSIM_PARANOID builds always call check(), which verifies
  * the memo. */
+/* NOTE(pass-key): in one evaluation nothing issues until the walk ends, so
+ * the SM-wide state check() reads (pools, collector units, the cycle) is
+ * fixed, and a warp past its per-warp tests is answered by its memo byte
+ * (PW_PASS, memory bit, pipe class) and that state alone when the port
+ * says so (pw_keyed). The walk keeps the answers of this evaluation by byte
+ * (`key`: seen bits and reasons) and asks check() once per distinct byte:
+ * in memory-bound phases many warps wait for the same busy pipe or
+ * collector, and each used to cost a call. GPUSIM_PARANOID builds call
+ * check() for every warp and panic when a kept answer differs. */
+struct pass_key {
+    uint64_t seen;   /* bit b: why[b] holds the answer for the bytes with low bits b */
+    uint8_t why[64]; /* valid where seen */
+};
+/* An unblocked, filled memo byte: bit 7 clear and not 0. Its low 6 bits
+ * identify it: the SM's are PW_PASS (bit 6) | PW_MEM | class (sm.c
+ * NOTE(pw-memo)), and a port whose bytes differ in bit 6 or 7 alone would
+ * share an entry, so the bytes are checked to have bit 6 set. */
+static inline bool pass_keyable(uint8_t m) { return (m & 0xC0) == 0x40; }
+
 static inline enum wsched_why probe_memo(enum wsched_why (*check)(void *, uint32_t), void *ctx,
-                                         const uint8_t *memo, uint32_t w)
+                                         const uint8_t *memo, struct pass_key *key, uint32_t w)
 {
+    if (!memo)
+        return check(ctx, w);
+    uint8_t m = memo[w];
 #ifndef GPUSIM_PARANOID
-    if (memo) {
-        uint8_t m = memo[w];
-        if (m & WSCHED_PW_BLOCK)
-            return (enum wsched_why)(m & ~WSCHED_PW_BLOCK);
+    if (m & WSCHED_PW_BLOCK)
+        return (enum wsched_why)(m & ~WSCHED_PW_BLOCK);
+    if (key && pass_keyable(m)) {
+        uint64_t bit = 1ull << (m & 63);
+        if (key->seen & bit)
+            return (enum wsched_why)key->why[m & 63];
+        enum wsched_why r = check(ctx, w);
+        key->seen |= bit;
+        key->why[m & 63] = (uint8_t)r;
+        return r;
     }
-#else
-    (void)memo;
-#endif
     return check(ctx, w);
+#else
+    enum wsched_why r = check(ctx, w);
+    if (key && pass_keyable(m)) {
+        uint64_t bit = 1ull << (m & 63);
+        if ((key->seen & bit) && key->why[m & 63] != (uint8_t)r)
+            sim_panic("wsched: warp %u with memo byte 0x%x answers %s, an earlier warp with that byte %s "
+                      "(NOTE(pass-key))",
+                      w, m, wsched_why_name(r), wsched_why_name((enum wsched_why)key->why[m & 63]));
+        key->seen |= bit;
+        key->why[m & 63] = (uint8_t)r;
+    }
+    return r;
+#endif
 }
 
 static uint32_t greedy_walk(struct wsched *s, struct wsched_unit *u)
@@ -292,16 +330,18 @@ static uint32_t greedy_walk(struct wsched *s, struct wsched_unit *u)
     enum wsched_why (*check)(void *, uint32_t) = s->port->check;
     void *ctx = s->port->ctx;
     const uint8_t *memo = s->port->pw_memo;
+    struct pass_key kbuf, *key = memo && s->port->pw_keyed ? &kbuf : NULL;
+    kbuf.seen = 0;
     uint32_t g = u->last;
     if (g != WSCHED_NONE && s->resident[g]) {
-        if (try_warp(s, u, g, probe_memo(check, ctx, memo, g), &worst))
+        if (try_warp(s, u, g, probe_memo(check, ctx, memo, key, g), &worst))
             return g;
     } else {
         g = WSCHED_NONE;
     }
     for (uint32_t i = 0; i < u->n_age; i++) {
         uint32_t w = u->age[i];
-        if (w != g && try_warp(s, u, w, probe_memo(check, ctx, memo, w), &worst))
+        if (w != g && try_warp(s, u, w, probe_memo(check, ctx, memo, key, w), &worst))
             return w;
     }
     u->last_why = worst;

@@ -182,6 +182,14 @@ struct wsched_port {
      * (the SM's NOTE(pw-memo)); the gto walk reads it instead of calling
      * check() for blocked warps (NOTE(blocked-memo) in sched.c). */
     const uint8_t *pw_memo;
+    /* With pw_memo: a byte that is neither 0 nor blocked decides check()'s
+     * answer together with state that stays fixed while no warp issues (the
+     * SM's pools and collector units in this cycle): two such warps with
+     * the same byte get the same answer in one evaluation. The gto walk
+     * then asks check() once per distinct byte (NOTE(pass-key) in
+     * sched.c). False when check() also reads per-warp state outside the
+     * memo (the SM's register-file gate). */
+    bool pw_keyed;
 };
 
 #define WSCHED_PW_BLOCK 0x80u /* wsched_port.pw_memo: blocked, reason in the low bits */
