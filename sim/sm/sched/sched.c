@@ -284,22 +284,24 @@ struct pass_key {
     uint64_t seen;   /* bit b: why[b] holds the answer for the bytes with low bits b */
     uint8_t why[64]; /* valid where seen */
 };
-/* An unblocked, filled memo byte: bit 7 clear and not 0. Its low 6 bits
- * identify it: the SM's are PW_PASS (bit 6) | PW_MEM | class (sm.c
- * NOTE(pw-memo)), and a port whose bytes differ in bit 6 or 7 alone would
- * share an entry, so the bytes are checked to have bit 6 set. */
+/* An unblocked, filled memo byte (bit 7 clear) with bit 6 set: its low 6
+ * bits identify it. The SM's are PW_PASS (bit 6) | PW_MEM | class (sm.c
+ * NOTE(pw-memo), static-asserted there); 0 means not filled. */
 static inline bool pass_keyable(uint8_t m) { return (m & 0xC0) == 0x40; }
 
-static inline enum wsched_why probe_memo(enum wsched_why (*check)(void *, uint32_t), void *ctx,
-                                         const uint8_t *memo, struct pass_key *key, uint32_t w)
+/* One probe of the gto walk. has_memo and keyed are constants in each
+ * instance of the walk (greedy_walk_), so the tests fold away. */
+static inline __attribute__((always_inline)) enum wsched_why
+probe_memo(enum wsched_why (*check)(void *, uint32_t), void *ctx, const uint8_t *memo, bool has_memo,
+           struct pass_key *key, bool keyed, uint32_t w)
 {
-    if (!memo)
+    if (!has_memo)
         return check(ctx, w);
     uint8_t m = memo[w];
 #ifndef GPUSIM_PARANOID
     if (m & WSCHED_PW_BLOCK)
         return (enum wsched_why)(m & ~WSCHED_PW_BLOCK);
-    if (key && pass_keyable(m)) {
+    if (keyed && (m & 0x40)) { /* bit 7 is clear here: pass_keyable */
         uint64_t bit = 1ull << (m & 63);
         if (key->seen & bit)
             return (enum wsched_why)key->why[m & 63];
@@ -311,7 +313,7 @@ static inline enum wsched_why probe_memo(enum wsched_why (*check)(void *, uint32
     return check(ctx, w);
 #else
     enum wsched_why r = check(ctx, w);
-    if (key && pass_keyable(m)) {
+    if (keyed && pass_keyable(m)) {
         uint64_t bit = 1ull << (m & 63);
         if ((key->seen & bit) && key->why[m & 63] != (uint8_t)r)
             sim_panic("wsched: warp %u with memo byte 0x%x answers %s, an earlier warp with that byte %s "
@@ -324,30 +326,40 @@ static inline enum wsched_why probe_memo(enum wsched_why (*check)(void *, uint32
 #endif
 }
 
-static uint32_t greedy_walk(struct wsched *s, struct wsched_unit *u)
+static inline __attribute__((always_inline)) uint32_t greedy_walk_(struct wsched *s, struct wsched_unit *u,
+                                                                   const uint8_t *memo, bool has_memo, bool keyed)
 {
     enum wsched_why worst = WSCHED_NO_WARP;
     enum wsched_why (*check)(void *, uint32_t) = s->port->check;
     void *ctx = s->port->ctx;
-    const uint8_t *memo = s->port->pw_memo;
-    struct pass_key kbuf, *key = memo && s->port->pw_keyed ? &kbuf : NULL;
-    kbuf.seen = 0;
+    struct pass_key key;
+    key.seen = 0;
     uint32_t g = u->last;
     if (g != WSCHED_NONE && s->resident[g]) {
-        if (try_warp(s, u, g, probe_memo(check, ctx, memo, key, g), &worst))
+        if (try_warp(s, u, g, probe_memo(check, ctx, memo, has_memo, &key, keyed, g), &worst))
             return g;
     } else {
         g = WSCHED_NONE;
     }
     for (uint32_t i = 0; i < u->n_age; i++) {
         uint32_t w = u->age[i];
-        if (w != g && try_warp(s, u, w, probe_memo(check, ctx, memo, key, w), &worst))
+        if (w != g && try_warp(s, u, w, probe_memo(check, ctx, memo, has_memo, &key, keyed, w), &worst))
             return w;
     }
     u->last_why = worst;
     if (worst == WSCHED_PIPE_BUSY && s->port->res_sig) /* nothing issued: resources as probed */
         u->res_seen = s->port->res_sig(s->port->ctx);
     return WSCHED_NONE;
+}
+
+static uint32_t greedy_walk(struct wsched *s, struct wsched_unit *u)
+{
+    const uint8_t *memo = s->port->pw_memo;
+    if (!memo)
+        return greedy_walk_(s, u, NULL, false, false);
+    if (s->port->pw_keyed)
+        return greedy_walk_(s, u, memo, true, true);
+    return greedy_walk_(s, u, memo, true, false);
 }
 
 static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
