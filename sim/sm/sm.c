@@ -187,7 +187,6 @@ _Static_assert(PIPE_C_COUNT <= PW_CLS + 1, "pipe class does not fit the pw memo"
 _Static_assert(PW_PASS == 0x40 && PW_MEM < PW_PASS && PW_CLS < PW_MEM,
                "an unblocked memo byte is keyed by its low 6 bits (NOTE(pass-key) in sched.c)");
 
-
 static inline void warp_touch(struct sm *s, uint32_t w)
 {
     s->w_pw[w] = 0;

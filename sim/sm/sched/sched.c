@@ -301,7 +301,7 @@ probe_memo(enum wsched_why (*check)(void *, uint32_t), void *ctx, const uint8_t 
 #ifndef GPUSIM_PARANOID
     if (m & WSCHED_PW_BLOCK)
         return (enum wsched_why)(m & ~WSCHED_PW_BLOCK);
-    if (keyed && (m & 0x40)) { /* bit 7 is clear here: pass_keyable */
+    if (keyed && pass_keyable(m)) {
         uint64_t bit = 1ull << (m & 63);
         if (key->seen & bit)
             return (enum wsched_why)key->why[m & 63];

@@ -182,10 +182,11 @@ struct wsched_port {
      * (the SM's NOTE(pw-memo)); the gto walk reads it instead of calling
      * check() for blocked warps (NOTE(blocked-memo) in sched.c). */
     const uint8_t *pw_memo;
-    /* With pw_memo: a byte that is neither 0 nor blocked decides check()'s
-     * answer together with state that stays fixed while no warp issues (the
-     * SM's pools and collector units in this cycle): two such warps with
-     * the same byte get the same answer in one evaluation. The gto walk
+    /* With pw_memo: a byte with bit 6 set and bit 7 (WSCHED_PW_BLOCK) clear
+     * (the SM's PW_PASS bytes) decides check()'s answer together with state
+     * that stays fixed while no warp issues (the SM's pools and collector
+     * units in this cycle): two such warps with the same byte get the same
+     * answer in one evaluation. The gto walk
      * then asks check() once per distinct byte (NOTE(pass-key) in
      * sched.c). False when check() also reads per-warp state outside the
      * memo (the SM's register-file gate). */
