@@ -398,7 +398,7 @@ static void t_rmws_order(void)
     wsched_init(&s, &sc, 8);
     struct fake_sm f;
     memset(&f, 0, sizeof f);
-    struct wsched_port port = {&f, f_check, f_issue, NULL, NULL, f_score, NULL, false};
+    struct wsched_port port = {&f, f_check, f_issue, NULL, NULL, f_score, NULL, false, NULL};
     for (uint32_t w = 0; w < 4; w++) {
         wsched_warp_launch(&s, w, w);
         f.ready[w] = true;

@@ -113,7 +113,7 @@ static void test_lrr(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false, NULL};
     mk_sched(&s, WSCHED_LRR, 1, 8);
     for (uint32_t w = 0; w < 4; w++)
         wsched_warp_launch(&s, w, 0);
@@ -207,7 +207,7 @@ static void test_issue_order(void)
     for (int order = WSCHED_ORDER_FIXED; order <= WSCHED_ORDER_ROTATE; order++) {
         struct shared_sm m;
         memset(&m, 0, sizeof m);
-        struct wsched_port port = {&m, shared_check, shared_issue, NULL, NULL, NULL, NULL, false};
+        struct wsched_port port = {&m, shared_check, shared_issue, NULL, NULL, NULL, NULL, false, NULL};
         struct wsched_cfg c;
         wsched_cfg_defaults(&c);
         c.policy = WSCHED_LRR;
@@ -247,7 +247,7 @@ static void test_gto(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false, NULL};
     mk_sched(&s, WSCHED_GTO, 1, 8);
     /* CTA launch order: warps 4,5 belong to CTA seq 0, warps 0,1 to CTA seq 1, warp 2 to CTA seq 2.
      * Age order (CTA seq, warp id): 4, 5, 0, 1, 2. */
@@ -300,7 +300,7 @@ static void test_two_level(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false, NULL};
     /* Spec defaults: n_active 8 per SM, 2 schedulers -> pool of 8 / 2 = 4 per scheduler. */
     mk_sched(&s, WSCHED_TWO_LEVEL, 2, 8);
     TAP_EQ_U64(s.n_active_per_sched, 4, "two_level pool = 8 / 2 = 4 warps per scheduler");
@@ -557,7 +557,7 @@ static void test_pipeline_scoreboard(void)
     m->n_warps = 1;
     m->pipe_ii = 1;
     wsched_warp_launch(&s, 0, 0);
-    struct wsched_port port = {m, pipe_check, pipe_issue, NULL, NULL, NULL, NULL, false};
+    struct wsched_port port = {m, pipe_check, pipe_issue, NULL, NULL, NULL, NULL, false, NULL};
     cycle_t issue_t[3] = {0, 0, 0};
     uint32_t k = 0;
     while (m->now < 20) {
@@ -585,7 +585,7 @@ static void test_stall_reasons(void)
     struct wsched s;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false, NULL};
     mk_sched(&s, WSCHED_GTO, 1, 8);
     cycle_t t = 0;
     /* 1 cycle with no warp */
@@ -661,7 +661,7 @@ static void test_stall_reasons(void)
     pm->pipe_ii = 3;
     wsched_warp_launch(&s, 0, 0);
     wsched_warp_launch(&s, 1, 0);
-    struct wsched_port pp = {pm, pipe_check, pipe_issue, NULL, NULL, NULL, NULL, false};
+    struct wsched_port pp = {pm, pipe_check, pipe_issue, NULL, NULL, NULL, NULL, false, NULL};
     /* The fake's check() tests the pipe for every instruction (a barrier too), but only
      * ALU/memory instructions occupy it (ii 3):
      * cycle 0: w0 ld issues, pipe busy until 3
@@ -852,7 +852,7 @@ static uint64_t random_compare(int policy, uint32_t n_sched, uint32_t n_active, 
     struct ref r;
     struct script_sm m;
     memset(&m, 0, sizeof m);
-    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false};
+    struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, NULL, false, NULL};
     mk_sched(&s, policy, n_sched, n_active);
     ref_init(&r, policy, n_sched, n_active, f);
     uint64_t x = seed, bad = 0, h = 1469598103934665603ull, cta = 0;
@@ -973,7 +973,7 @@ static void test_skip(void)
     struct wsched s;
     struct skip_sm k;
     memset(&k, 0, sizeof k);
-    struct wsched_port port = {&k, script_check, script_issue, skip_sig, NULL, NULL, NULL, false};
+    struct wsched_port port = {&k, script_check, script_issue, skip_sig, NULL, NULL, NULL, false, NULL};
     mk_sched(&s, WSCHED_GTO, 1, 8);
     for (uint32_t w = 0; w < 4; w++)
         wsched_warp_launch(&s, w, 0);
@@ -1026,7 +1026,7 @@ static void test_skip(void)
     /* A port without res_sig is always evaluated. */
     mk_sched(&s, WSCHED_GTO, 1, 8);
     memset(&k, 0, sizeof k);
-    struct wsched_port plain = {&k, script_check, script_issue, NULL, NULL, NULL, NULL, false};
+    struct wsched_port plain = {&k, script_check, script_issue, NULL, NULL, NULL, NULL, false, NULL};
     wsched_warp_launch(&s, 0, 0);
     script_all(&k.m, WSCHED_SCOREBOARD);
     wsched_tick(&s, 0, &plain);
@@ -1057,7 +1057,7 @@ static void test_pass_key(void)
             memo[w] = bytes[w];
             m.why[w] = bytes[w] == SB ? WSCHED_SCOREBOARD : bytes[w] == CLS_A ? WSCHED_PIPE_BUSY : WSCHED_READY;
         }
-        struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, memo, keyed != 0};
+        struct wsched_port port = {&m, script_check, script_issue, NULL, NULL, NULL, memo, keyed != 0, NULL};
         mk_sched(&s, WSCHED_GTO, 1, 8);
         for (uint32_t w = 0; w < 6; w++)
             wsched_warp_launch(&s, w, 0);
@@ -1092,6 +1092,98 @@ static void test_pass_key(void)
 #endif
 }
 
+/* NOTE(blocked-masks): the gto walk with the port's blocked masks visits
+ * only the unblocked warps; it must issue the same warps, classify the same
+ * stalls and ask check() as often as the walk over every warp. Random
+ * memo bytes (blocked with a reason, a pass byte whose class answers READY
+ * or PIPE_BUSY, or not filled), with the blocked share varied so that both
+ * walks are taken, and warps exiting and relaunching out of slot order so
+ * that age order differs from slot order. */
+static void test_blocked_masks(void)
+{
+    uint64_t rng = 0x5eed0fb10cull;
+    for (int keyed = 0; keyed < 2; keyed++) {
+        struct wsched s[2];
+        struct script_sm m[2];
+        uint8_t memo[NW] = {0};
+        uint64_t blk[WSCHED_N_WHY] = {0};
+        memset(m, 0, sizeof m);
+        struct wsched_port port[2] = {
+            {&m[0], script_check, script_issue, NULL, NULL, NULL, memo, keyed != 0, NULL},
+            {&m[1], script_check, script_issue, NULL, NULL, NULL, memo, keyed != 0, blk},
+        };
+        uint64_t seq = 0;
+        for (int i = 0; i < 2; i++) {
+            mk_sched(&s[i], WSCHED_GTO, 2, 8);
+            for (uint32_t w = 0; w < NW; w++)
+                wsched_warp_launch(&s[i], (w * 7) % NW, seq + w / 8);
+        }
+        seq = NW;
+        bool same = true;
+        uint64_t checks_differ = 0;
+        for (uint64_t c = 0; c < 4000; c++) {
+            if (c % 50 == 49) { /* a warp leaves; a younger one takes its slot */
+                uint32_t w = (uint32_t)(rng_next(&rng) % NW);
+                for (int i = 0; i < 2; i++) {
+                    wsched_warp_exit(&s[i], w);
+                    wsched_warp_launch(&s[i], w, seq);
+                }
+                seq++;
+            }
+            uint32_t pct = 20 + (uint32_t)((c / 100) % 5) * 20; /* blocked share: 20 .. 100 % */
+            enum wsched_why cls_why[4];
+            for (int k = 0; k < 4; k++)
+                cls_why[k] = rng_next(&rng) % 3 ? WSCHED_PIPE_BUSY : WSCHED_READY;
+            memset(blk, 0, sizeof blk);
+            enum wsched_why why[NW];
+            for (uint32_t w = 0; w < NW; w++) {
+                uint64_t x = rng_next(&rng);
+                if (x % 100 < pct) {
+                    enum wsched_why r = (enum wsched_why)(WSCHED_IBUF_EMPTY + (x >> 8) % 4);
+                    memo[w] = (uint8_t)(WSCHED_PW_BLOCK | r);
+                    blk[r] |= 1ull << w;
+                    why[w] = r;
+                } else if ((x >> 16) % 4) {
+                    uint32_t k = (uint32_t)((x >> 20) % 4);
+                    memo[w] = (uint8_t)(0x40 | k);
+                    why[w] = cls_why[k];
+                } else {
+                    memo[w] = 0;
+                    why[w] = (x >> 24) % 2 ? WSCHED_READY : WSCHED_SCOREBOARD;
+                }
+            }
+            for (int i = 0; i < 2; i++) {
+                memcpy(m[i].why, why, sizeof why);
+                m[i].n_log = 0;
+                m[i].n_check = 0;
+                wsched_tick(&s[i], c, &port[i]);
+            }
+            same &= m[0].n_log == m[1].n_log && memcmp(m[0].log, m[1].log, m[0].n_log * sizeof *m[0].log) == 0;
+            checks_differ += m[0].n_check != m[1].n_check;
+        }
+        for (uint32_t k = 0; k < 2; k++) {
+            same &= s[0].units[k].st.issued == s[1].units[k].st.issued &&
+                    memcmp(s[0].units[k].st.stall, s[1].units[k].st.stall, sizeof s[0].units[k].st.stall) == 0;
+        }
+        uint64_t masked = s[1].units[0].masked + s[1].units[1].masked;
+        uint64_t evals = 2 * 4000;
+        TAP_OK(same, "%s: the masked walk issues and classifies as the full walk over 4000 cycles",
+               keyed ? "keyed" : "unkeyed");
+        TAP_OK(masked > evals / 4 && masked < evals, "%s: %llu of %llu evaluations took the masked walk",
+               keyed ? "keyed" : "unkeyed", (unsigned long long)masked, (unsigned long long)evals);
+        TAP_EQ_U64(s[0].units[0].masked + s[0].units[1].masked, 0, "a port without masks never takes it");
+#ifndef GPUSIM_PARANOID
+        TAP_EQ_U64(checks_differ, 0, "check() is asked as often by both walks");
+#else
+        (void)checks_differ; /* the paranoid masked walk also asks every blocked warp */
+#endif
+        for (int i = 0; i < 2; i++) {
+            wsched_check(&s[i]);
+            wsched_fini(&s[i]);
+        }
+    }
+}
+
 static const struct tap_test tests[] = {
     {"config", test_cfg},
     {"lrr", test_lrr},
@@ -1106,6 +1198,7 @@ static const struct tap_test tests[] = {
     {"sched_fault", test_fault_injection},
     {"skip", test_skip},
     {"pass_key", test_pass_key},
+    {"blocked_masks", test_blocked_masks},
 };
 
 int main(void)

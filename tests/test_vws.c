@@ -166,7 +166,7 @@ static void test_ccws(void)
     struct wsched s;
     struct fake f;
     memset(&f, 0, sizeof f);
-    struct wsched_port port = {&f, f_check, f_issue, NULL, f_load, NULL, NULL, false};
+    struct wsched_port port = {&f, f_check, f_issue, NULL, f_load, NULL, NULL, false, NULL};
     mk(&s, WSCHED_CCWS, NULL);
     struct wsched_kernel_info ki = {4, 1, 1, 1, 0, 256, 128};
     wsched_kernel_start(&s, &ki);
@@ -265,7 +265,7 @@ static void test_eligible(void)
     struct fake f;
     struct wsched s;
     memset(&f, 0, sizeof f);
-    struct wsched_port port = {&f, f_check, f_issue, NULL, f_load, NULL, NULL, false};
+    struct wsched_port port = {&f, f_check, f_issue, NULL, f_load, NULL, NULL, false, NULL};
     /* iwl: CTA-interleaved (warp index, CTA age): slots 0, 2, 4 first */
     mk(&s, WSCHED_IWL, NULL);
     launch6(&s, &f);

@@ -186,10 +186,26 @@ _Static_assert(PW_BLOCK == WSCHED_PW_BLOCK && (int)WSCHED_READY < (int)PW_PASS,
 _Static_assert(PIPE_C_COUNT <= PW_CLS + 1, "pipe class does not fit the pw memo");
 _Static_assert(PW_PASS == 0x40 && PW_MEM < PW_PASS && PW_CLS < PW_MEM,
                "an unblocked memo byte is keyed by its low 6 bits (NOTE(pass-key) in sched.c)");
+_Static_assert(WSCHED_SCOREBOARD < 8 && WSCHED_N_WHY >= 8, "a blocked reason indexes pw_blk by its low 3 bits");
+
+/* The blocked masks the scheduler reads (port.pw_blk, NOTE(blocked-masks)
+ * in sched.c) follow every write of a memo byte. Branch-free: a byte that
+ * is not blocked indexes pw_blk[0], a word nobody reads (0 is no blocked
+ * reason). With more than 64 warp slots the port has no masks, and the
+ * words (bit w mod 64) are kept but meaningless. */
+static inline unsigned pw_blk_index(uint8_t v) { return (v & PW_BLOCK) ? v & 7u : 0u; }
+
+static inline void pw_set(struct sm *s, uint32_t w, uint8_t v)
+{
+    uint64_t bit = 1ull << (w & 63);
+    s->pw_blk[pw_blk_index(s->w_pw[w])] &= ~bit;
+    s->pw_blk[pw_blk_index(v)] |= bit;
+    s->w_pw[w] = v;
+}
 
 static inline void warp_touch(struct sm *s, uint32_t w)
 {
-    s->w_pw[w] = 0;
+    pw_set(s, w, 0);
     wsched_touch(&s->sched, w);
 }
 
@@ -333,7 +349,11 @@ static uint8_t pw_compute(const struct sm *s, uint32_t w)
  * saved registers. */
 static __attribute__((noinline)) uint8_t pw_fill(struct sm *s, uint32_t w)
 {
-    return s->w_pw[w] = pw_compute(s, w);
+    /* only for an unfilled byte (port_check): no mask holds w */
+    SIM_DEBUG_ASSERT(s->w_pw[w] == 0, "sm[%u]: memo fill over 0x%x", s->id, s->w_pw[w]);
+    uint8_t v = pw_compute(s, w);
+    s->pw_blk[pw_blk_index(v)] |= 1ull << (w & 63);
+    return s->w_pw[w] = v;
 }
 
 static __attribute__((noinline)) enum wsched_why port_check_gated(struct sm *s, uint32_t w, uint8_t pw)
@@ -438,7 +458,10 @@ static uint32_t port_issue(void *ctx, uint32_t w)
     uint32_t func = fetch_warp_func(&s->fetch, w);
     uint32_t pc = fetch_consume(&s->fetch, w, s->cycle);
     uint8_t fl = k->flags[func][pc];
-    s->w_pw[w] = 0; /* NOTE(pw-memo): its own issue changes everything */
+    /* NOTE(pw-memo): its own issue changes everything. Only a READY warp
+     * issues, so its byte is a pass byte and no blocked mask holds it. */
+    SIM_DEBUG_ASSERT(!(s->w_pw[w] & PW_BLOCK), "sm[%u]: issue of blocked warp %u", s->id, w);
+    s->w_pw[w] = 0;
     uint32_t pool = UINT32_MAX;
     struct memop *mo = &s->scratch;
     if (fl & SMI_MEM) {
@@ -830,7 +853,8 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
                                * tail: accepting at the head holds (NOTE(credit-run)) */
                               {rx_can_accept, rx_deliver, rx_send_credit, NULL, rx_send_credits, true}, s};
     icnt_rx_init(&s->rx, &ra);
-    s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig, port_is_l1_load, port_score, NULL, false};
+    s->port = (struct wsched_port){s,    port_check, port_issue, port_res_sig, port_is_l1_load, port_score,
+                                   NULL, false,      NULL};
     s->n_eject = (uint32_t)sh->cfg->sm.eject_buf;
     s->eject = eng_alloc(ctx, s->n_eject * sizeof *s->eject);
     if (sh->cfg->l2.sector_replies) {
@@ -858,6 +882,8 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     s->w_pw = eng_alloc(ctx, sh->max_warps);
     s->port.pw_memo = s->w_pw; /* NOTE(blocked-memo) in sched.c */
     s->port.pw_keyed = !s->rf_gate; /* NOTE(pass-key) in sched.c: port_check reads only w_pw[w] then */
+    if (sh->max_warps <= 64) /* NOTE(blocked-masks) in sched.c: one word per reason */
+        s->port.pw_blk = s->pw_blk;
     s->ev = eng_alloc(ctx, sh->max_warps * sizeof *s->ev);
     eng_unit_bind(ctx, unit, s);
     return s;
@@ -1007,7 +1033,7 @@ void sm_cta_start(struct sm *s, uint32_t lin, uint64_t t)
         s->w_fence[w] = 0;
         s->w_live[w] = 1;
         s->w_st[w] = FUNC_W_RUN;
-        s->w_pw[w] = 0;
+        pw_set(s, w, 0);
         fetch_warp_launch(&s->fetch, w, k->entry, 0, t);
         wsched_warp_cta(&s->sched, w, lin);
         wsched_warp_launch(&s->sched, w, seq);

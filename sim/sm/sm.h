@@ -188,6 +188,8 @@ struct sm {
     uint8_t *w_st;                /* [max_warps] enum func_wstate, mirrored from the executor */
     uint8_t *w_pw;                /* [max_warps] memoised per-warp part of the issue check, 0 = none
                                      (NOTE(pw-memo) in sm.c) */
+    uint64_t pw_blk[WSCHED_N_WHY]; /* bit w of [r]: w_pw[w] == PW_BLOCK | r (max_warps <= 64;
+                                      NOTE(blocked-masks) in sched.c) */
     uint32_t *ev;                 /* [max_warps] scratch for func_sm_take_events */
     uint32_t cta_lin[SM_MAX_CTA]; /* linear id of the CTA in each slot */
     uint8_t cta_live[SM_MAX_CTA]; /* slot holds a CTA */

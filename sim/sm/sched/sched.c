@@ -73,6 +73,7 @@ void wsched_init(struct wsched *s, const struct wsched_cfg *cfg, uint32_t max_wa
     default: sim_panic("wsched_init: unknown policy %d", cfg->policy);
     }
     s->resident = xcalloc(max_warps, sizeof *s->resident);
+    s->rank = xcalloc(max_warps, sizeof *s->rank);
     s->cta_seq = xcalloc(max_warps, sizeof *s->cta_seq);
     s->why = xcalloc(max_warps, sizeof *s->why);
     s->why_turn = xcalloc(max_warps, sizeof *s->why_turn);
@@ -119,6 +120,7 @@ void wsched_fini(struct wsched *s)
     free(s->cta_id);
     free(s->no_load);
     free(s->resident);
+    free(s->rank);
     free(s->cta_seq);
     free(s->why);
     free(s->why_turn);
@@ -142,6 +144,11 @@ void wsched_warp_launch(struct wsched *s, uint32_t w, uint64_t cta_seq)
     }
     u->age[i] = w;
     u->n_age++;
+    if (s->max_warps <= 64) { /* NOTE(blocked-masks) */
+        u->res_bits |= 1ull << w;
+        for (uint32_t j = i; j < u->n_age; j++)
+            s->rank[u->age[j]] = (uint8_t)j;
+    }
     s->why_turn[w] = 0;
     s->no_load[w] = false;
     s->pol->on_launch(s, u, w);
@@ -163,6 +170,11 @@ void wsched_warp_exit(struct wsched *s, uint32_t w)
     SIM_ASSERT(i < u->n_age, "wsched %u: warp %u missing from age list", u->id, w);
     memmove(&u->age[i], &u->age[i + 1], (u->n_age - i - 1) * sizeof *u->age);
     u->n_age--;
+    if (s->max_warps <= 64) { /* NOTE(blocked-masks) */
+        u->res_bits &= ~(1ull << w);
+        for (uint32_t j = i; j < u->n_age; j++)
+            s->rank[u->age[j]] = (uint8_t)j;
+    }
     s->resident[w] = false;
     u->dirty = true;
     /* NOTE(gto-exit): the greedy warp is forgotten when it exits; LRR keeps
@@ -352,11 +364,95 @@ static inline __attribute__((always_inline)) uint32_t greedy_walk_(struct wsched
     return WSCHED_NONE;
 }
 
+/* NOTE(blocked-masks): in memory-bound phases most warps of a scheduler
+ * wait on the scoreboard or an I-buffer, and the walk above still visits
+ * each of them to read its memo byte. A port that keeps its blocked warps
+ * as masks by reason (pw_blk, exact mirrors of the memo bytes) lets the
+ * walk visit only the others: the greedy warp first as before, then the
+ * unblocked warps in age order (their age-list positions, `rank`, set as
+ * bits of one word and taken lowest first), then the worst blocked reason
+ * from the masks. A blocked warp never issues and changes nothing but the
+ * classification when probed (its answer is its memo reason), so issue,
+ * classification, policy calls and check() calls are the full walk's. The
+ * masked walk is taken when at most half the resident warps are
+ * unblocked; with more, the full walk usually stops at one of the first
+ * warps. Both are exact, so the choice changes no result. GPUSIM_PARANOID
+ * builds compare the masks with the memo bytes and call check() for every
+ * blocked warp too. */
+#ifdef GPUSIM_PARANOID
+static void paranoid_masks(struct wsched *s, const struct wsched_unit *u, const uint8_t *memo, const uint64_t *blk)
+{
+    for (uint32_t i = 0; i < u->n_age; i++) {
+        uint32_t w = u->age[i];
+        uint8_t m = memo[w];
+        for (unsigned r = WSCHED_IBUF_EMPTY; r <= WSCHED_SCOREBOARD; r++) {
+            bool want = (m & WSCHED_PW_BLOCK) && (m & ~WSCHED_PW_BLOCK) == r;
+            if (((blk[r] >> w) & 1) != want)
+                sim_panic("wsched %u: warp %u memo 0x%x, blocked mask %s has bit %d (NOTE(blocked-masks))", u->id,
+                          w, m, wsched_why_name((enum wsched_why)r), (int)((blk[r] >> w) & 1));
+        }
+        if (s->rank[w] != i || !((u->res_bits >> w) & 1))
+            sim_panic("wsched %u: warp %u at age index %u has rank %u (NOTE(blocked-masks))", u->id, w, i,
+                      s->rank[w]);
+        if ((m & WSCHED_PW_BLOCK) && s->port->check(s->port->ctx, w) != (enum wsched_why)(m & ~WSCHED_PW_BLOCK))
+            sim_panic("wsched %u: blocked warp %u answers other than its memo 0x%x (NOTE(blocked-masks))", u->id, w,
+                      m);
+    }
+}
+#endif
+
+static inline __attribute__((always_inline)) uint32_t masked_walk_(struct wsched *s, struct wsched_unit *u,
+                                                                   const uint8_t *memo, const uint64_t *blk,
+                                                                   uint64_t cand, bool keyed)
+{
+    enum wsched_why worst = WSCHED_NO_WARP;
+    enum wsched_why (*check)(void *, uint32_t) = s->port->check;
+    void *ctx = s->port->ctx;
+    struct pass_key key;
+    key.seen = 0;
+#ifdef GPUSIM_PARANOID
+    paranoid_masks(s, u, memo, blk);
+#endif
+    uint32_t g = u->last;
+    if (g != WSCHED_NONE && s->resident[g]) {
+        if (try_warp(s, u, g, probe_memo(check, ctx, memo, true, &key, keyed, g), &worst))
+            return g;
+        cand &= ~(1ull << g);
+    }
+    uint64_t by_age = 0; /* bit i: age-list entry i is an unblocked candidate */
+    for (; cand; cand &= cand - 1)
+        by_age |= 1ull << s->rank[__builtin_ctzll(cand)];
+    for (; by_age; by_age &= by_age - 1) {
+        uint32_t w = u->age[__builtin_ctzll(by_age)];
+        if (try_warp(s, u, w, probe_memo(check, ctx, memo, true, &key, keyed, w), &worst))
+            return w;
+    }
+    for (unsigned r = WSCHED_SCOREBOARD; r > (unsigned)worst; r--)
+        if (blk[r] & u->res_bits) {
+            worst = (enum wsched_why)r;
+            break;
+        }
+    u->last_why = worst;
+    if (worst == WSCHED_PIPE_BUSY && s->port->res_sig) /* nothing issued: resources as probed */
+        u->res_seen = s->port->res_sig(s->port->ctx);
+    return WSCHED_NONE;
+}
+
 static uint32_t greedy_walk(struct wsched *s, struct wsched_unit *u)
 {
     const uint8_t *memo = s->port->pw_memo;
     if (!memo)
         return greedy_walk_(s, u, NULL, false, false);
+    const uint64_t *blk = s->port->pw_blk;
+    if (blk && s->max_warps <= 64) { /* NOTE(blocked-masks) */
+        uint64_t cand = u->res_bits &
+                        ~(blk[WSCHED_IBUF_EMPTY] | blk[WSCHED_BARRIER] | blk[WSCHED_MEM_ORDER] | blk[WSCHED_SCOREBOARD]);
+        if (2u * (uint32_t)__builtin_popcountll(cand) <= u->n_age) {
+            u->masked++;
+            return s->port->pw_keyed ? masked_walk_(s, u, memo, blk, cand, true)
+                                     : masked_walk_(s, u, memo, blk, cand, false);
+        }
+    }
     if (s->port->pw_keyed)
         return greedy_walk_(s, u, memo, true, true);
     return greedy_walk_(s, u, memo, true, false);

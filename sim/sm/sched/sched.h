@@ -191,6 +191,12 @@ struct wsched_port {
      * sched.c). False when check() also reads per-warp state outside the
      * memo (the SM's register-file gate). */
     bool pw_keyed;
+    /* Optional (may be NULL), with pw_memo and at most 64 warp slots: the
+     * port's blocked warps by reason, pw_blk[r] bit w set exactly when
+     * pw_memo[w] == (WSCHED_PW_BLOCK | r) (r = IBUF_EMPTY .. SCOREBOARD;
+     * [WSCHED_N_WHY] words). The gto walk then visits only the warps
+     * outside these masks (NOTE(blocked-masks) in sched.c). */
+    const uint64_t *pw_blk;
 };
 
 #define WSCHED_PW_BLOCK 0x80u /* wsched_port.pw_memo: blocked, reason in the low bits */
@@ -302,7 +308,9 @@ struct wsched_unit {
     enum wsched_why last_why; /* classification of the last ticked cycle (READY = issued) */
     bool dirty;           /* a warp of this scheduler changed since its last evaluation (wsched_touch) */
     uint64_t skipped;     /* evaluations skipped (NOTE(sched-skip); host-side, not a model statistic) */
+    uint64_t masked;      /* evaluations by the masked walk (NOTE(blocked-masks); host-side, not a statistic) */
     uint64_t res_seen;    /* port res_sig at the last evaluation (UINT64_MAX: none) */
+    uint64_t res_bits;    /* resident warps as bits by warp id (max_warps <= 64 only; NOTE(blocked-masks)) */
     void *pstate;         /* policy state (owned by the policy) */
     struct wsched_stats st;
 };
@@ -315,6 +323,8 @@ struct wsched {
     uint32_t n_active_per_sched;      /* two_level pool size per scheduler (warps) */
     struct wsched_unit *units;        /* [n_sched] */
     bool *resident;                   /* [max_warps] warp slot holds a live warp */
+    uint8_t *rank;                    /* [max_warps] a resident warp's index in its unit's age list
+                                         (max_warps <= 64 only; NOTE(blocked-masks)) */
     uint64_t *cta_seq;                /* [max_warps] launch sequence number of the warp's CTA */
     uint8_t *why;                     /* [max_warps] memoised check() result (enum wsched_why) */
     uint64_t *why_turn;               /* [max_warps] turn at which why[] was computed */
