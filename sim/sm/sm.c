@@ -853,8 +853,8 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
                                * tail: accepting at the head holds (NOTE(credit-run)) */
                               {rx_can_accept, rx_deliver, rx_send_credit, NULL, rx_send_credits, true}, s};
     icnt_rx_init(&s->rx, &ra);
-    s->port = (struct wsched_port){s,    port_check, port_issue, port_res_sig, port_is_l1_load, port_score,
-                                   NULL, false,      NULL};
+    s->port = (struct wsched_port){s, port_check, port_issue, port_res_sig, port_is_l1_load, port_score, NULL, false,
+                                   NULL};
     s->n_eject = (uint32_t)sh->cfg->sm.eject_buf;
     s->eject = eng_alloc(ctx, s->n_eject * sizeof *s->eject);
     if (sh->cfg->l2.sector_replies) {
