@@ -338,34 +338,8 @@ probe_memo(enum wsched_why (*check)(void *, uint32_t), void *ctx, const uint8_t 
 #endif
 }
 
-static inline __attribute__((always_inline)) uint32_t greedy_walk_(struct wsched *s, struct wsched_unit *u,
-                                                                   const uint8_t *memo, bool has_memo, bool keyed)
-{
-    enum wsched_why worst = WSCHED_NO_WARP;
-    enum wsched_why (*check)(void *, uint32_t) = s->port->check;
-    void *ctx = s->port->ctx;
-    struct pass_key key;
-    key.seen = 0;
-    uint32_t g = u->last;
-    if (g != WSCHED_NONE && s->resident[g]) {
-        if (try_warp(s, u, g, probe_memo(check, ctx, memo, has_memo, &key, keyed, g), &worst))
-            return g;
-    } else {
-        g = WSCHED_NONE;
-    }
-    for (uint32_t i = 0; i < u->n_age; i++) {
-        uint32_t w = u->age[i];
-        if (w != g && try_warp(s, u, w, probe_memo(check, ctx, memo, has_memo, &key, keyed, w), &worst))
-            return w;
-    }
-    u->last_why = worst;
-    if (worst == WSCHED_PIPE_BUSY && s->port->res_sig) /* nothing issued: resources as probed */
-        u->res_seen = s->port->res_sig(s->port->ctx);
-    return WSCHED_NONE;
-}
-
 /* NOTE(blocked-masks): in memory-bound phases most warps of a scheduler
- * wait on the scoreboard or an I-buffer, and the walk above still visits
+ * wait on the scoreboard or an I-buffer, and the plain walk still visits
  * each of them to read its memo byte. A port that keeps its blocked warps
  * as masks by reason (pw_blk, exact mirrors of the memo bytes) lets the
  * walk visit only the others: the greedy warp first as before, then the
@@ -401,9 +375,12 @@ static void paranoid_masks(struct wsched *s, const struct wsched_unit *u, const 
 }
 #endif
 
-static inline __attribute__((always_inline)) uint32_t masked_walk_(struct wsched *s, struct wsched_unit *u,
-                                                                   const uint8_t *memo, const uint64_t *blk,
-                                                                   uint64_t cand, bool keyed)
+/* One body for every gto walk; has_memo, keyed and masked are constants in
+ * each instance (greedy_walk), so the tests they guard fold away. masked:
+ * cand holds the unblocked resident warps (NOTE(blocked-masks)). */
+static inline __attribute__((always_inline)) uint32_t greedy_walk_(struct wsched *s, struct wsched_unit *u,
+                                                                   const uint8_t *memo, bool has_memo, bool keyed,
+                                                                   const uint64_t *blk, uint64_t cand, bool masked)
 {
     enum wsched_why worst = WSCHED_NO_WARP;
     enum wsched_why (*check)(void *, uint32_t) = s->port->check;
@@ -411,27 +388,39 @@ static inline __attribute__((always_inline)) uint32_t masked_walk_(struct wsched
     struct pass_key key;
     key.seen = 0;
 #ifdef GPUSIM_PARANOID
-    paranoid_masks(s, u, memo, blk);
+    if (masked)
+        paranoid_masks(s, u, memo, blk);
 #endif
     uint32_t g = u->last;
     if (g != WSCHED_NONE && s->resident[g]) {
-        if (try_warp(s, u, g, probe_memo(check, ctx, memo, true, &key, keyed, g), &worst))
+        if (try_warp(s, u, g, probe_memo(check, ctx, memo, has_memo, &key, keyed, g), &worst))
             return g;
-        cand &= ~(1ull << g);
+        if (masked)
+            cand &= ~(1ull << g);
+    } else {
+        g = WSCHED_NONE;
     }
-    uint64_t by_age = 0; /* bit i: age-list entry i is an unblocked candidate */
-    for (; cand; cand &= cand - 1)
-        by_age |= 1ull << s->rank[__builtin_ctzll(cand)];
-    for (; by_age; by_age &= by_age - 1) {
-        uint32_t w = u->age[__builtin_ctzll(by_age)];
-        if (try_warp(s, u, w, probe_memo(check, ctx, memo, true, &key, keyed, w), &worst))
-            return w;
-    }
-    for (unsigned r = WSCHED_SCOREBOARD; r > (unsigned)worst; r--)
-        if (blk[r] & u->res_bits) {
-            worst = (enum wsched_why)r;
-            break;
+    if (masked) {
+        uint64_t by_age = 0; /* bit i: age-list entry i is an unblocked candidate */
+        for (; cand; cand &= cand - 1)
+            by_age |= 1ull << s->rank[__builtin_ctzll(cand)];
+        for (; by_age; by_age &= by_age - 1) {
+            uint32_t w = u->age[__builtin_ctzll(by_age)];
+            if (try_warp(s, u, w, probe_memo(check, ctx, memo, has_memo, &key, keyed, w), &worst))
+                return w;
         }
+        for (unsigned r = WSCHED_SCOREBOARD; r > (unsigned)worst; r--) /* the blocked warps' worst reason */
+            if (blk[r] & u->res_bits) {
+                worst = (enum wsched_why)r;
+                break;
+            }
+    } else {
+        for (uint32_t i = 0; i < u->n_age; i++) {
+            uint32_t w = u->age[i];
+            if (w != g && try_warp(s, u, w, probe_memo(check, ctx, memo, has_memo, &key, keyed, w), &worst))
+                return w;
+        }
+    }
     u->last_why = worst;
     if (worst == WSCHED_PIPE_BUSY && s->port->res_sig) /* nothing issued: resources as probed */
         u->res_seen = s->port->res_sig(s->port->ctx);
@@ -442,20 +431,20 @@ static uint32_t greedy_walk(struct wsched *s, struct wsched_unit *u)
 {
     const uint8_t *memo = s->port->pw_memo;
     if (!memo)
-        return greedy_walk_(s, u, NULL, false, false);
+        return greedy_walk_(s, u, NULL, false, false, NULL, 0, false);
+    const bool keyed = s->port->pw_keyed;
     const uint64_t *blk = s->port->pw_blk;
     if (blk && s->max_warps <= 64) { /* NOTE(blocked-masks) */
         uint64_t cand = u->res_bits &
                         ~(blk[WSCHED_IBUF_EMPTY] | blk[WSCHED_BARRIER] | blk[WSCHED_MEM_ORDER] | blk[WSCHED_SCOREBOARD]);
         if (2u * (uint32_t)__builtin_popcountll(cand) <= u->n_age) {
             u->masked++;
-            return s->port->pw_keyed ? masked_walk_(s, u, memo, blk, cand, true)
-                                     : masked_walk_(s, u, memo, blk, cand, false);
+            return keyed ? greedy_walk_(s, u, memo, true, true, blk, cand, true)
+                         : greedy_walk_(s, u, memo, true, false, blk, cand, true);
         }
     }
-    if (s->port->pw_keyed)
-        return greedy_walk_(s, u, memo, true, true);
-    return greedy_walk_(s, u, memo, true, false);
+    return keyed ? greedy_walk_(s, u, memo, true, true, NULL, 0, false)
+                 : greedy_walk_(s, u, memo, true, false, NULL, 0, false);
 }
 
 static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
