@@ -58,27 +58,36 @@ struct frame {
 
 struct cta;
 
+/* NOTE(warp-layout): what every issue reads (state, the frame index, the
+ * SIMT stack's pointer and depth, the register arena, the current frame's
+ * function and register offset) sits in the struct's first 64 bytes, and
+ * warps are 64-byte aligned, so an issue touches one line of its warp
+ * here (the timing model issues from a different warp almost every time,
+ * and these loads missed: about a third of port_issue's samples). */
 struct warp {
+    /* hot: 48 bytes, then fr[0].fn and fr[0].reg_off complete the line */
+    struct simt_ent *stk;      /* SIMT stack */
+    uint64_t *arena;           /* register slots of all frames */
     struct cta *cta;           /* owning CTA slot */
+    uint64_t n_insts;          /* warp instructions executed (for %clock) */
+    int state;                 /* enum wstate */
+    uint32_t depth;            /* current frame index */
+    uint32_t sp;               /* SIMT stack entries used */
     uint32_t wid;              /* warp index in the CTA */
+    struct frame fr[FUNC_MAX_CALL_DEPTH + 1];
+    /* cold */
     uint32_t valid;            /* lanes that hold a thread */
     uint32_t exited;           /* lanes that executed exit */
-    int state;                 /* enum wstate */
     uint32_t bar_id;           /* barrier waited at (W_BAR) */
     int32_t bar_dst;           /* bar.red destination vreg, -1 none */
     uint32_t bar_mask;         /* lanes that arrived at bar.red */
     uint32_t carry;            /* carry flag per lane (bit = lane) */
     bool bar_release;          /* timing mode: released from a barrier, not yet settled */
-    uint64_t n_insts;          /* warp instructions executed (for %clock) */
-    uint32_t depth;            /* current frame index */
-    struct frame fr[FUNC_MAX_CALL_DEPTH + 1];
-    struct simt_ent *stk;      /* SIMT stack */
-    uint32_t sp, stk_cap;      /* entries used, allocated */
-    uint64_t *arena;           /* register slots of all frames */
+    uint32_t stk_cap;          /* SIMT stack entries allocated */
     size_t arena_used, arena_cap; /* slots */
     uint8_t *bytes;            /* per-lane param/args buffers of all frames */
     size_t bytes_used, bytes_cap; /* bytes */
-};
+} __attribute__((aligned(64)));
 
 struct cta {
     bool live;                 /* slot holds a running CTA */

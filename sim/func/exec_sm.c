@@ -156,9 +156,7 @@ int func_sm_issue(struct func_sm *s, uint32_t slot, uint32_t wid, struct memop *
     bool is_mem = op == PTX_OP_LD || op == PTX_OP_LDU || op == PTX_OP_ST || op == PTX_OP_ATOM || op == PTX_OP_RED;
     out->func = fn->index;
     out->pc = pc;
-    out->mem = false;
-    out->deferred = false;
-    out->fence = op == PTX_OP_MEMBAR;
+    out->fl = op == PTX_OP_MEMBAR ? FUNC_I_FENCE : 0;
     if (is_mem) {
         x->mo = mo;
         x->mo_glob = x->mo_other = 0;
@@ -186,8 +184,7 @@ int func_sm_issue(struct func_sm *s, uint32_t slot, uint32_t wid, struct memop *
             mo->size = (uint8_t)(es * nv);
             mo->kind = op == PTX_OP_ST ? MEMOP_STORE : MEMOP_LOAD;
         }
-        out->mem = true;
-        out->deferred = glob;
+        out->fl |= (uint8_t)(FUNC_I_MEM | (glob ? FUNC_I_DEFERRED : 0));
     }
     exec_settle_top(x, w);
     return x->err;

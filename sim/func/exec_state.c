@@ -14,6 +14,8 @@
 #include "sim/func/func.h"
 #include "sim/ptx/ir.h"
 
+_Static_assert(offsetof(struct warp, fr) == 48, "NOTE(warp-layout): the hot fields and fr[0]'s first two share a line");
+
 /* --------------------------------------------------------------- errors */
 void exec_fault(struct exec *x, const struct warp *w, int lane, uint32_t pc, const char *fmt, ...)
 {
@@ -276,7 +278,10 @@ int exec_alloc(struct exec *x)
         c->slot = s;
         c->shared = malloc(x->shared_bytes ? x->shared_bytes : 1);
         c->local = malloc(x->n_threads * x->local_per_thread + 1);
-        c->warps = calloc(x->n_warps, sizeof *c->warps);
+        /* 64-byte aligned (NOTE(warp-layout) in exec_internal.h) */
+        c->warps = aligned_alloc(_Alignof(struct warp), x->n_warps * sizeof *c->warps);
+        if (c->warps)
+            memset(c->warps, 0, x->n_warps * sizeof *c->warps);
         if (!c->shared || !c->local || !c->warps)
             return -1;
         for (uint32_t i = 0; i < x->n_warps; i++) {

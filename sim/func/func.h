@@ -167,7 +167,7 @@ int func_run(const struct func_launch *l);
  *  - shared, local, param and const accesses are performed at issue (the
  *    first three are private to the SM or thread, const and param are
  *    read-only during a kernel) and described in the memop for their timing
- *    only (out->deferred false);
+ *    only (FUNC_I_DEFERRED clear);
  *  - %clock reads the SM's core cycle, %smid the SM id;
  *  - warps that change state outside their own issue (exit after the SIMT
  *    stack empties, release from a barrier) are queued for the SM
@@ -184,11 +184,18 @@ struct memop_result;
 
 enum func_wstate { FUNC_W_RUN, FUNC_W_BAR, FUNC_W_DONE };
 
+/* func_issue.fl. One byte written whole and read whole: the SM tests two
+ * of these together, and a wide load of separately stored bools stalls on
+ * the store buffer (NOTE(issue-as) in sim/sm/rf/opcoll.c). */
+enum {
+    FUNC_I_MEM = 1u,      /* an ld/st/atom/red touched memory: *mo describes it */
+    FUNC_I_DEFERRED = 2u, /* global lanes: the LD/ST unit must perform them */
+    FUNC_I_FENCE = 4u,    /* membar / fence */
+};
+
 struct func_issue {
     uint32_t func, pc; /* instruction issued: function index and instruction index */
-    bool mem;          /* an ld/st/atom/red touched memory: *mo describes it */
-    bool deferred;     /* global lanes: the LD/ST unit must perform them */
-    bool fence;        /* membar / fence */
+    uint8_t fl;        /* FUNC_I_* */
 };
 
 /* Bytes of one thread's local window for kernel kfn: module locals, the

@@ -424,9 +424,13 @@ struct icnt_rx {
     uint8_t *pay;                 /* [n_src * cap * payload_bytes] payload of tail flits, by slot */
     uint32_t *fhead;              /* [n_src] oldest slot of each FIFO */
     uint32_t *fcount;             /* [n_src] flits held by each FIFO */
+    /* NOTE(rx-idle-fields): not adjacent, so that icnt_rx_tick's idle test
+     * is two 4-byte loads, not one 8-byte load that spans the just-made
+     * store of n_flits_held by a flit's arrival (the store buffer cannot
+     * forward it; NOTE(issue-as) in sim/sm/rf/opcoll.c). */
     uint32_t n_flits_held;        /* sum of fcount */
-    uint32_t lock_src;            /* source whose packet holds the output; UINT32_MAX = none */
     uint32_t rr_next;             /* round-robin pointer: first source tried at the next boundary */
+    uint32_t lock_src;            /* source whose packet holds the output; UINT32_MAX = none */
     uint64_t bubble_since;        /* cycle the locked packet started waiting for its next flit (CYCLE_NEVER = not) */
     bool runs;                    /* credits may go back as runs (NOTE(credit-run)) */
     uint32_t prepaid;             /* flits of the locked packet still to take whose credit a run sent */

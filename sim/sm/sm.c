@@ -482,16 +482,15 @@ static uint32_t port_issue(void *ctx, uint32_t w)
     s->st.insts++;
     s->last_issue = s->cycle;
     const struct sb_regs *r = &k->sbr[func][pc];
-    bool lng = fi.deferred && (fl & SMI_LOAD);
-    if (fi.mem && !fi.deferred && (fl & SMI_LOAD) && mo->space == MEMOP_LOCAL)
+    const uint8_t ifl = fi.fl;
+    bool lng = (ifl & FUNC_I_DEFERRED) && (fl & SMI_LOAD);
+    if ((ifl & (FUNC_I_MEM | FUNC_I_DEFERRED)) == FUNC_I_MEM && (fl & SMI_LOAD) && mo->space == MEMOP_LOCAL)
         lng = true;
     scoreboard_reserve(&s->sb, w, r, lng);
-    struct pipe_op op = k->pop[func][pc];
-    op.warp = w;
-    op.tag = tag_make(func, pc);
+    uint64_t tag = tag_make(func, pc); /* the op itself is k->pop[func][pc] (NOTE(issue-as) in opcoll.c) */
     if (pool != UINT32_MAX) {
-        if (fi.mem || fi.fence) {
-            if (fi.fence) {
+        if (ifl & (FUNC_I_MEM | FUNC_I_FENCE)) {
+            if (ifl & FUNC_I_FENCE) {
                 memset(mo, 0, offsetof(struct memop, addr));
                 mo->warp = w;
                 mo->pc = pc;
@@ -500,11 +499,11 @@ static uint32_t port_issue(void *ctx, uint32_t w)
             }
             mo->seq = s->st.insts;
             mo->cta = s->cta_lin[slot]; /* requester identity (docs/messages.md) */
-            op.tag |= TAG_POOL | (uint64_t)pool << 48;
+            tag |= TAG_POOL | (uint64_t)pool << 48;
             s->w_mem[w]++;
-            if (fi.fence)
+            if (ifl & FUNC_I_FENCE)
                 mo->order = (uint8_t)ptx_insn_mem_order(&s->k->fl->mod->funcs[func].insns[pc]);
-            if (fi.deferred) {
+            if (ifl & FUNC_I_DEFERRED) {
                 s->w_gmem[w]++;
                 s->w_unord[w]++;
                 if (fl & SMI_ACQ)
@@ -514,7 +513,7 @@ static uint32_t port_issue(void *ctx, uint32_t w)
             s->mo_free[s->n_mo_free++] = pool;
         }
     }
-    opcoll_issue(&s->oc, &op, s->cycle);
+    opcoll_issue_as(&s->oc, &k->pop[func][pc], w, tag, s->cycle);
     int st = func_sm_warp_state(s->fx, slot, wid);
     if (st != FUNC_W_RUN || s->w_st[w] != FUNC_W_RUN) /* a barrier or an exit may release the CTA's others */
         refresh_cta(s, slot);

@@ -207,12 +207,22 @@ uint32_t fetch_consume(struct fetch_unit *f, uint32_t w, uint64_t t)
     uint32_t pc = x->ib_pc[x->ib_head];
     x->ib_valid[x->ib_head] = 0;
     x->ib_head = (uint8_t)((x->ib_head + 1) % FETCH_IBUF_ENTRIES);
-    if (!x->ib_valid[x->ib_head]) {
+    bool empty = !x->ib_valid[x->ib_head];
+    if (empty) {
         x->ib_head = 0;
         x->empty_since = t + 1; /* the scheduler of t + 1 finds it empty */
     }
     f->st.consumed++;
-    want_update(f, w);
+    /* want_update with the buffer's state known: can_fetch's two-byte load
+     * of ib_valid, just after the byte store above, could not be forwarded
+     * from the store buffer (NOTE(issue-as) in sim/sm/rf/opcoll.c). */
+    bool want = empty && x->resident && !x->pending && x->fetch_pc < x->n_insns;
+    SIM_DEBUG_ASSERT(want == can_fetch(x), "fetch[%d]: warp %u want bit", f->sm_id, w);
+    uint64_t bit = 1ull << (w & 63);
+    if (want)
+        f->want[w >> 6] |= bit;
+    else
+        f->want[w >> 6] &= ~bit;
     return pc;
 }
 

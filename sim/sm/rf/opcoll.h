@@ -179,6 +179,8 @@ static inline bool opcoll_can_accept(struct opcoll *oc, enum pipe_class cls, cyc
  * collector unit, or OC_UNIT_NONE when the op waits in the set's latch
  * (oc.alloc_delay > 0); panics when opcoll_can_accept is false. */
 uint32_t opcoll_issue(struct opcoll *oc, const struct pipe_op *op, cycle_t now);
+/* The same for op with its warp and tag replaced (NOTE(issue-as)). */
+uint32_t opcoll_issue_as(struct opcoll *oc, const struct pipe_op *op, uint32_t warp, uint64_t tag, cycle_t now);
 
 /* Used by pipes_tick. Ready units of a set at cycle now, oldest first
  * (at most max written to out); returns the count. A set without a unit
