@@ -232,9 +232,11 @@ static uint64_t local_addr(void *ctx, uint32_t warp, uint32_t lane, uint64_t off
     return k->local_base + (uint64_t)s->id * k->local_region + (off / 16) * threads * 16 + t * 16 + off % 16;
 }
 
-static void wb_push(struct sm *s, const struct pipe_op *op)
+/* A completed LD/ST op (op with its warp and tag replaced: the SM passes
+ * the kernel's template, NOTE(issue-as) in opcoll.c) to the writeback. */
+static void wb_push_as(struct sm *s, const struct pipe_op *op, uint32_t warp, uint64_t tag)
 {
-    if (s->wbq_n == 0 && pipes_ldst_wb_push(&s->pipes, op))
+    if (s->wbq_n == 0 && pipes_ldst_wb_push_as(&s->pipes, op, warp, tag))
         return;
     /* NOTE(wbq-grow): completions are not back-pressured by the writeback
      * stage; a register-file policy that refuses writebacks for a while (a
@@ -249,7 +251,10 @@ static void wb_push(struct sm *s, const struct pipe_op *op)
         s->wbq_head = 0;
         s->wbq_cap *= 2;
     }
-    s->wbq[(s->wbq_head + s->wbq_n) & (s->wbq_cap - 1)] = *op; /* capacity: a power of two */
+    struct pipe_op *d = &s->wbq[(s->wbq_head + s->wbq_n) & (s->wbq_cap - 1)]; /* capacity: a power of two */
+    *d = *op;
+    d->warp = warp;
+    d->tag = tag;
     s->wbq_n++;
 }
 
@@ -277,10 +282,7 @@ static void ldst_done(void *ctx, const struct memop *op, const struct memop_resu
     if (op->space == MEMOP_GLOBAL && (op->kind == MEMOP_LOAD || op->kind == MEMOP_ATOMIC))
         func_sm_mem_complete(s->fx, func, op, res);
     if (s->k->sbr[func][op->pc].n_dst) {
-        struct pipe_op p = s->k->pop[func][op->pc];
-        p.warp = w;
-        p.tag = tag_make(func, op->pc);
-        wb_push(s, &p);
+        wb_push_as(s, &s->k->pop[func][op->pc], w, tag_make(func, op->pc));
     }
 }
 
@@ -754,7 +756,7 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
                     s->mo_free[s->n_mo_free++] = i;
                     s->st.mem_insts++;
                 } else if (s->k->sbr[tag_func(mop.tag)][tag_pc(mop.tag)].n_dst)
-                    wb_push(s, &mop);
+                    wb_push_as(s, &mop, mop.warp, mop.tag);
                 NEXTP(p + 1);
             }
             NEXTP(fetch_tick(&s->fetch, p));

@@ -510,10 +510,18 @@ bool pipes_ldst_wb_can_accept(const struct pipes *p) { return p->ldst_n < PIPES_
 
 bool pipes_ldst_wb_push(struct pipes *p, const struct pipe_op *op)
 {
+    return pipes_ldst_wb_push_as(p, op, op->warp, op->tag);
+}
+
+bool pipes_ldst_wb_push_as(struct pipes *p, const struct pipe_op *op, uint32_t warp, uint64_t tag)
+{
     if (!pipes_ldst_wb_can_accept(p))
         return false;
     SIM_ASSERT(op->n_dst <= PIPE_MAX_DST, "pipes_ldst_wb_push: %u destinations", op->n_dst);
-    p->ldst_q[(p->ldst_head + p->ldst_n) % PIPES_LDST_WB_QUEUE] = *op;
+    struct pipe_op *d = &p->ldst_q[(p->ldst_head + p->ldst_n) % PIPES_LDST_WB_QUEUE];
+    *d = *op;
+    d->warp = warp;
+    d->tag = tag;
     p->ldst_n++;
     return true;
 }

@@ -263,6 +263,8 @@ bool pipes_mem_pop(struct pipes *p, struct pipe_op *out);
  * (loads, atomics). Refused (false, nothing queued) when the queue is full. */
 bool pipes_ldst_wb_can_accept(const struct pipes *p);
 bool pipes_ldst_wb_push(struct pipes *p, const struct pipe_op *op);
+/* The same for op with its warp and tag replaced (NOTE(issue-as) in opcoll.c). */
+bool pipes_ldst_wb_push_as(struct pipes *p, const struct pipe_op *op, uint32_t warp, uint64_t tag);
 
 /* Nothing in flight, latched or queued. */
 bool pipes_idle(const struct pipes *p);
