@@ -262,8 +262,8 @@ static __attribute__((noinline)) void queue_reads_fwd(struct opcoll *oc, uint32_
     }
 }
 
-/* Allocate a free unit of set k to op at cycle now and queue its reads. */
-/* op with its warp and tag replaced by warp and tag (NOTE(issue-as)). */
+/* Allocate a free unit of set k at cycle now to tmpl with its warp and tag
+ * replaced by warp and tag (NOTE(issue-as)), and queue its reads. */
 static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *tmpl, uint32_t warp, uint64_t tag,
                           cycle_t now)
 {
