@@ -251,10 +251,7 @@ static void wb_push_as(struct sm *s, const struct pipe_op *op, uint32_t warp, ui
         s->wbq_head = 0;
         s->wbq_cap *= 2;
     }
-    struct pipe_op *d = &s->wbq[(s->wbq_head + s->wbq_n) & (s->wbq_cap - 1)]; /* capacity: a power of two */
-    *d = *op;
-    d->warp = warp;
-    d->tag = tag;
+    pipe_op_as(&s->wbq[(s->wbq_head + s->wbq_n) & (s->wbq_cap - 1)], op, warp, tag); /* capacity: a power of two */
     s->wbq_n++;
 }
 

@@ -518,10 +518,7 @@ bool pipes_ldst_wb_push_as(struct pipes *p, const struct pipe_op *op, uint32_t w
     if (!pipes_ldst_wb_can_accept(p))
         return false;
     SIM_ASSERT(op->n_dst <= PIPE_MAX_DST, "pipes_ldst_wb_push: %u destinations", op->n_dst);
-    struct pipe_op *d = &p->ldst_q[(p->ldst_head + p->ldst_n) % PIPES_LDST_WB_QUEUE];
-    *d = *op;
-    d->warp = warp;
-    d->tag = tag;
+    pipe_op_as(&p->ldst_q[(p->ldst_head + p->ldst_n) % PIPES_LDST_WB_QUEUE], op, warp, tag);
     p->ldst_n++;
     return true;
 }

@@ -129,6 +129,15 @@ struct pipe_op {
     uint16_t dst[PIPE_MAX_DST]; /* physical 32-bit registers written */
 };
 
+/* *d = tmpl with its warp and tag replaced: the SM passes the kernel's
+ * pre-decoded op and gives these apart (NOTE(issue-as) in opcoll.c). */
+static inline void pipe_op_as(struct pipe_op *d, const struct pipe_op *tmpl, uint32_t warp, uint64_t tag)
+{
+    *d = *tmpl;
+    d->warp = warp;
+    d->tag = tag;
+}
+
 /* Section "pipes" (declared in pipes_cfg.c). */
 struct pipes_cfg {
     uint64_t n_sp;          /* pipes.n_sp (pipes): SP pipes ([GPGPU-Sim] 2) */

@@ -215,9 +215,7 @@ uint32_t opcoll_issue_as(struct opcoll *oc, const struct pipe_op *op, uint32_t w
     oc->issued[k]++;
     if (oc->cfg.alloc_delay) { /* NOTE(alloc-delay) */
         struct oc_latched *l = &oc->latch[k][(oc->latch_head[k] + oc->latch_n[k]) % OC_LATCH_MAX];
-        l->op = *op;
-        l->op.warp = warp;
-        l->op.tag = tag;
+        pipe_op_as(&l->op, op, warp, tag);
         l->op.kind = (uint8_t)k;
         l->since = now;
         oc->latch_n[k]++;
@@ -271,9 +269,7 @@ static uint32_t take_unit(struct opcoll *oc, uint32_t k, const struct pipe_op *t
     opcoll_stats_sync(oc, now);
     struct oc_unit *cu = &oc->units[u];
     cu->busy = true;
-    cu->op = *tmpl;
-    cu->op.warp = warp;
-    cu->op.tag = tag;
+    pipe_op_as(&cu->op, tmpl, warp, tag);
     cu->op.kind = (uint8_t)k;
     const struct pipe_op *op = &cu->op;
     cu->n_pending = op->n_src;
