@@ -54,6 +54,34 @@ void *sim_xrealloc_at(const char *file, int line, void *p, size_t n)
     return q;
 }
 
+void *line_alloc(size_t n)
+{
+    return aligned_alloc(CACHE_LINE, u64_round_up(n ? n : 1, CACHE_LINE));
+}
+
+void *line_calloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    size_t b = n * size;
+    b = u64_round_up(b ? b : 1, CACHE_LINE);
+    void *p = aligned_alloc(CACHE_LINE, b);
+    if (p)
+        memset(p, 0, b);
+    return p;
+}
+
+void *line_grow(void *p, size_t old, size_t n)
+{
+    void *q = line_alloc(n);
+    if (!q)
+        return NULL;
+    if (p)
+        memcpy(q, p, old < n ? old : n);
+    free(p);
+    return q;
+}
+
 char *sim_xstrdup_at(const char *file, int line, const char *s)
 {
     size_t n = strlen(s) + 1;

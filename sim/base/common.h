@@ -88,6 +88,17 @@ char *sim_xstrdup_at(const char *file, int line, const char *s);
 #define xstrdup(s) sim_xstrdup_at(__FILE__, __LINE__, (s))
 
 static inline uint64_t u64_round_up(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
+
+/* NOTE(line-alloc): blocks of whole cache lines, aligned to a line, or
+ * NULL (free() releases them). For per-SM state that the serial step
+ * allocates at kernel start: from one thread, consecutive allocations of
+ * different SMs would otherwise share lines, and SMs run on different host
+ * threads write them (false sharing). line_calloc zeroes; line_grow copies
+ * the first `old` bytes into a new block of n bytes and frees p (realloc
+ * keeps neither alignment nor rounding). */
+void *line_alloc(size_t n);
+void *line_calloc(size_t n, size_t size);
+void *line_grow(void *p, size_t old, size_t n);
 static inline int is_pow2_u64(uint64_t v) { return v && !(v & (v - 1)); }
 
 #endif /* GPUSIM_SIM_BASE_COMMON_H */

@@ -319,7 +319,7 @@ static inline bool stk_push(struct exec *x, struct warp *w, uint32_t pc, uint32_
 {
     if (w->sp == w->stk_cap) {
         uint32_t nc = w->stk_cap * 2;
-        struct simt_ent *ns = realloc(w->stk, nc * sizeof *ns);
+        struct simt_ent *ns = line_grow(w->stk, w->stk_cap * sizeof *ns, nc * sizeof *ns); /* NOTE(line-alloc) */
         if (!ns) {
             x->err = GS_ERR_OUT_OF_MEMORY;
             snprintf(x->l->err, x->l->err_len, "out of host memory for a SIMT stack");

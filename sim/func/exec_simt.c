@@ -98,7 +98,7 @@ void exec_do_call(struct exec *x, struct warp *w, const struct ptx_insn *in, uin
     size_t nbytes = ((size_t)fn->param_bytes + fn->args_bytes) * FUNC_WARP;
     if (w->arena_used + nslots > w->arena_cap) {
         size_t nc = (w->arena_used + nslots) * 2;
-        uint64_t *na = realloc(w->arena, nc * sizeof *na);
+        uint64_t *na = line_grow(w->arena, w->arena_cap * sizeof *na, nc * sizeof *na); /* NOTE(line-alloc) */
         if (!na)
             goto oom;
         w->arena = na;
@@ -106,7 +106,7 @@ void exec_do_call(struct exec *x, struct warp *w, const struct ptx_insn *in, uin
     }
     if (w->bytes_used + nbytes > w->bytes_cap) {
         size_t nc = (w->bytes_used + nbytes) * 2 + 64;
-        uint8_t *nb = realloc(w->bytes, nc);
+        uint8_t *nb = line_grow(w->bytes, w->bytes_cap, nc);
         if (!nb)
             goto oom;
         w->bytes = nb;

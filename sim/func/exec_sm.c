@@ -22,7 +22,9 @@
  * by the SM's schedulers. */
 struct func_sm *func_sm_create(const struct func_launch *l, uint32_t n_slots, uint32_t sm_id, const uint64_t *cycle)
 {
-    struct exec *x = xcalloc(1, sizeof *x);
+    struct exec *x = line_calloc(1, sizeof *x); /* NOTE(line-alloc) in sim/base/common.h */
+    if (!x)
+        sim_panic("out of memory for an SM's executor");
     x->lcopy = *l;
     x->lcopy.err = x->errbuf;
     x->lcopy.err_len = sizeof x->errbuf;
@@ -35,8 +37,10 @@ struct func_sm *func_sm_create(const struct func_launch *l, uint32_t n_slots, ui
         free(x);
         return NULL;
     }
-    x->ev = xcalloc((size_t)x->n_slots * x->n_warps, sizeof *x->ev);
-    x->ev_mark = xcalloc((size_t)x->n_slots * x->n_warps, 1);
+    x->ev = line_calloc((size_t)x->n_slots * x->n_warps, sizeof *x->ev);
+    x->ev_mark = line_calloc((size_t)x->n_slots * x->n_warps, 1);
+    if (!x->ev || !x->ev_mark)
+        sim_panic("out of memory for an SM's executor");
     return (struct func_sm *)x;
 }
 

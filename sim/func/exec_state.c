@@ -258,26 +258,28 @@ int exec_alloc(struct exec *x)
     x->hw_fma = exec_host_fma();
     if (zero_set(x) != 0)
         return -1;
-    x->cls = calloc(mod->n_funcs, sizeof *x->cls);
+    /* NOTE(line-alloc) in sim/base/common.h: an SM's executor state is
+     * allocated by the serial step, next to other SMs' */
+    x->cls = line_calloc(mod->n_funcs, sizeof *x->cls);
     if (!x->cls)
         return -1;
     for (uint32_t i = 0; i < mod->n_funcs; i++) {
         const struct ptx_func *fn = &mod->funcs[i];
-        x->cls[i] = malloc(fn->n_insns + 1);
+        x->cls[i] = line_alloc(fn->n_insns + 1);
         if (!x->cls[i])
             return -1;
         for (uint32_t p = 0; p < fn->n_insns; p++)
             x->cls[i][p] = classify(&fn->insns[p]);
     }
     x->local_per_thread = func_local_per_thread(mod, x->kfn);
-    x->ctas = calloc(x->n_slots, sizeof *x->ctas);
+    x->ctas = line_calloc(x->n_slots, sizeof *x->ctas);
     if (!x->ctas)
         return -1;
     for (uint32_t s = 0; s < x->n_slots; s++) {
         struct cta *c = &x->ctas[s];
         c->slot = s;
-        c->shared = malloc(x->shared_bytes ? x->shared_bytes : 1);
-        c->local = malloc(x->n_threads * x->local_per_thread + 1);
+        c->shared = line_alloc(x->shared_bytes ? x->shared_bytes : 1);
+        c->local = line_alloc(x->n_threads * x->local_per_thread + 1);
         /* 64-byte aligned (NOTE(warp-layout) in exec_internal.h) */
         c->warps = aligned_alloc(_Alignof(struct warp), x->n_warps * sizeof *c->warps);
         if (c->warps)
@@ -287,11 +289,11 @@ int exec_alloc(struct exec *x)
         for (uint32_t i = 0; i < x->n_warps; i++) {
             struct warp *w = &c->warps[i];
             w->stk_cap = 16;
-            w->stk = malloc(w->stk_cap * sizeof *w->stk);
+            w->stk = line_alloc(w->stk_cap * sizeof *w->stk);
             w->arena_cap = (size_t)x->kfn->n_regs * FUNC_WARP + 1;
-            w->arena = malloc(w->arena_cap * sizeof *w->arena);
+            w->arena = line_alloc(w->arena_cap * sizeof *w->arena);
             w->bytes_cap = (size_t)x->kfn->args_bytes * FUNC_WARP + 64;
-            w->bytes = malloc(w->bytes_cap);
+            w->bytes = line_alloc(w->bytes_cap);
             if (!w->stk || !w->arena || !w->bytes)
                 return -1;
         }
