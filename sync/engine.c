@@ -162,6 +162,7 @@ void eng_link_add(struct engine *e, uint32_t src, uint32_t dst, ps_t min_latency
 }
 
 void eng_set_serial(struct engine *e, eng_serial_fn fn) { e->serial = fn; }
+void eng_set_ahead(struct engine *e, eng_ahead_fn fn) { e->ahead_fn = fn; }
 
 static int cmp_tick_order(const void *a, const void *b, void *arg)
 {
@@ -192,6 +193,18 @@ int eng_finalize(struct engine *e, struct diag *d)
                 L = MIN(L, ur->links[i].min_lat);
     }
     e->lookahead = L;
+    /* NOTE(ahead): an SM partition may run ahead when every partition that
+     * sends to it is a memory partition (those run first in a quantum). */
+    for (unsigned p = 0; p < e->n_parts; p++)
+        e->parts[p].ahead_capable = e->parts[p].kind == ENG_PART_SM;
+    for (unsigned u = 0; u < e->n_units; u++) {
+        const struct eng_unit_rec *ur = &e->units[u];
+        for (unsigned i = 0; i < ur->n_links; i++) {
+            int dp = e->units[ur->links[i].dst].partition;
+            if (dp != ur->partition && e->parts[ur->partition].kind != ENG_PART_MEM)
+                e->parts[dp].ahead_capable = false;
+        }
+    }
     /* NOTE(link-table): every send checks its latency against the link's
      * minimum (the lookahead's guarantee); a dense table answers that with
      * one load instead of a binary search of the sender's sorted links
@@ -376,9 +389,13 @@ static void serial_step(void *arg)
 
     serial_advance(e, now, next);
     /* The serial thread arrived last: its arrival time is when the quantum
-     * ended for everyone. May re-partition (not when stopping). */
+     * ended for everyone. May re-partition (not when stopping), but not
+     * while threads may be running ahead (NOTE(ahead)). */
     unsigned before = e->n_active;
-    eng_adapt_quantum(e, sctx->t_arrive_ns, sampled);
+    eng_adapt_quantum(e, sctx->t_arrive_ns, sampled, !e->ahead_next);
+    e->ahead_next = e->ahead_on && e->n_active > 1 && !e->ahead_hold && !e->stop &&
+                    (!e->cfg.max_time_ps || e->q_start + e->quantum < e->cfg.max_time_ps);
+    e->ahead_hold = false;
     if (e->n_active > before) {
         sctx->post_join_lo = before;
         sctx->post_join_hi = e->n_active;
@@ -401,6 +418,13 @@ void eng_wake_serial(struct engine *e, uint32_t unit, ps_t t)
         e->serial_wake_min = a;
 }
 
+void eng_serial_again(struct engine *e)
+{
+    ps_t now = e->q_start + e->quantum; /* the hook runs before q_start moves on */
+    if (now < e->serial_wake_min)
+        e->serial_wake_min = now;
+}
+
 /* --------------------------------------------------------- quantum loop */
 
 /* Run partition id over the quantum; time it when sampling (the clock read
@@ -410,10 +434,13 @@ static void run_timed(struct engine *e, struct eng_ctx *ctx, int id, ps_t *local
     struct eng_part_rt *p = e->rt[id];
     part_run(e, ctx, p, ctx->t_end);
     *local = MIN(*local, part_next(p));
+    if (e->ahead_on && e->parts[id].ahead_capable) /* NOTE(ahead): asked whatever the thread count */
+        p->ahead_ok = e->ahead_fn(e->model, id);
     if (ctx->sampling) {
         uint64_t t2 = sync_mono_ns();
-        p->sample_ns = t2 - *t;
-        p->work_ns += t2 - *t;
+        p->sample_ns = t2 - *t + p->ahead_ns;
+        p->work_ns += t2 - *t + p->ahead_ns;
+        p->ahead_ns = 0;
         *t = t2;
     }
 }
@@ -424,7 +451,7 @@ static void run_timed(struct engine *e, struct eng_ctx *ctx, int id, ps_t *local
  * thieves' scan would be pure cost. */
 bool eng_steal_on(const struct engine *e)
 {
-    return e->cfg.steal && e->n_active > 1 && e->n_parts >= 3 * e->n_active;
+    return e->cfg.steal && !e->ahead_on && e->n_active > 1 && e->n_parts >= 3 * e->n_active;
 }
 
 /* Claim partition id for this quantum: true for exactly one caller. The
@@ -504,6 +531,97 @@ static uint64_t run_stealing(struct engine *e, struct eng_ctx *ctx, ps_t *local)
     return ctx->sampling ? t : sync_mono_ns();
 }
 
+/* NOTE(ahead): running ahead (sync.ahead, on by default for the GPU).
+ * Stealing (NOTE(steal)) evens out a quantum's work only by moving
+ * partitions, and their state, between cores (12 % more busy time on
+ * sgemm small at 2 threads, docs/engine.md), and a barrier per quantum
+ * still makes the thread that finished first wait for the other. Here a
+ * thread that has arrived at the barrier of quantum q runs quantum q + 1
+ * of some of its own SM partitions instead of waiting, so that the work
+ * of one quantum can fill the wait of another and no state moves.
+ *
+ * Why the results do not change. A cross-partition message sent in
+ * quantum q arrives at or after q's end (exact mode: latency >= L >= Q;
+ * relaxed mode: clamped to the end), so an SM partition's quantum q + 1
+ * needs only what its senders sent up to the end of q. The senders of an
+ * ahead-capable SM partition are all memory partitions (checked on the
+ * links at eng_finalize), and every thread runs its memory partitions
+ * first in a quantum and then publishes mem_done; once every active
+ * thread's mem_done covers q, all of q + 1's input is in the rings or in
+ * the memory partitions' overflow lists of q's parity, which the thread
+ * drains (eng_drain_ahead). Memory partitions never run ahead: their
+ * quantum q + 1 needs every SM's quantum q, which the barrier gives.
+ * Delivery order is the message key, so it does not matter that these
+ * messages reach the heap early, nor that messages of the run ahead reach
+ * other heaps early. When the thread comes to quantum q + 1 it runs the
+ * partition again over the same interval, which does nothing: everything
+ * due in it was done, and nothing due in it can arrive later.
+ *
+ * The serial step of q runs at the same time as these runs, so a
+ * partition runs ahead only if the model said, right after the partition
+ * ran quantum q (on its thread, before the barrier), that this serial step
+ * will neither write the partition nor read more of it than what the hook
+ * saved, nor stop the run while the partition has work (eng_ahead_fn; the
+ * GPU's answer is in sim/gpu/gpu.c, NOTE(ahead-gpu)). The hook is asked
+ * after every run of such a partition whenever sync.ahead is on, at any
+ * thread count and whether or not anything runs ahead, so the serial
+ * step sees the same answers at 1 and at N threads. The adaptive engine
+ * changes the mapping only in a serial step that no run ahead overlaps:
+ * when it wants to, it asks for the next barrier without runs ahead
+ * (ahead_hold) and changes it there. Stealing is off while this is on.
+ *
+ * The overflow lists of a channel are kept per quantum parity and per
+ * sending partition kind: a thread about to run ahead reads the memory
+ * partitions' list of q's parity while the producer may still be running
+ * its SM partitions of q (their list is read at the start of q + 1, after
+ * the barrier); the producer's runs ahead write the SM list of q + 1's
+ * parity, read at the start of q + 2; the consumer empties the memory list
+ * of q's parity before it publishes its own mem_done of q + 1, which every
+ * producer waits for before it writes that parity again (runs ahead of
+ * q + 2). A thread waits for the others' mem_done by spinning, at most
+ * AHEAD_SPIN iterations (the thread it waits for may have lost its CPU),
+ * and then waits at the barrier as usual. */
+#define AHEAD_SPIN 4096u
+
+static void run_ahead(struct engine *e, struct eng_ctx *ctx)
+{
+    uint64_t want = ctx->q_cur + 1;
+    /* A thread publishes mem_done before it arrives, so this ends once the
+     * barrier is released. The debug re-partitioner waits as long as it
+     * takes, so that tests do not depend on host timing for runs ahead. */
+    uint32_t lim = e->cfg.debug_seed ? UINT32_MAX : AHEAD_SPIN;
+    for (unsigned i = 0; i < ctx->n_active_q; i++) {
+        const struct eng_ctx *o = &e->threads[i];
+        for (uint32_t k = 0; at_load_acq_u64(&o->mem_done) < want; k++) {
+            if (k >= lim)
+                return;
+            cpu_relax();
+        }
+    }
+    bool sampled = eng_sampled(e, want);
+    uint64_t t = sampled ? sync_mono_ns() : 0;
+    eng_drain_ahead(e, ctx);
+    ps_t t_end = ctx->t_end, sent = ctx->sent_min;
+    unsigned parity = ctx->parity;
+    ctx->t_end = t_end + e->quantum;
+    ctx->parity = parity ^ 1u;
+    ctx->sent_min = PS_NEVER;
+    for (unsigned i = 0; i < ctx->n_ahead; i++) {
+        struct eng_part_rt *p = e->rt[ctx->ahead[i]];
+        part_run(e, ctx, p, ctx->t_end);
+        if (sampled) { /* its share of the sample of quantum q + 1 (run_timed) */
+            uint64_t t2 = sync_mono_ns();
+            p->ahead_ns += t2 - t;
+            t = t2;
+        }
+    }
+    ctx->ahead_sent = ctx->sent_min; /* the next quantum's sends, as far as the serial step is concerned */
+    ctx->t_end = t_end;
+    ctx->parity = parity;
+    ctx->sent_min = sent;
+    ctx->rep.ahead_runs += ctx->n_ahead;
+}
+
 void eng_thread_run(struct eng_ctx *ctx)
 {
     struct engine *e = ctx->eng;
@@ -532,12 +650,34 @@ void eng_thread_run(struct eng_ctx *ctx)
         ps_t t_start = e->q_start;
         ctx->t_end = t_start + e->quantum;
         ctx->parity = (unsigned)(e->q_index & 1u);
-        ctx->sent_min = PS_NEVER;
+        ctx->sent_min = ctx->ahead_sent; /* NOTE(ahead): what runs ahead into this quantum sent */
+        ctx->ahead_sent = PS_NEVER;
         ctx->sampling = eng_sampled(e, e->q_index);
         ctx->steal = eng_steal_on(e);
+        ctx->ahead_q = e->ahead_next;
+        ctx->q_cur = e->q_index;
+        ctx->n_active_q = e->n_active;
         eng_drain_inbound(e, ctx);
         ps_t local = PS_NEVER;
-        if (!ctx->steal) {
+        if (!ctx->steal && e->ahead_on) {
+            /* NOTE(ahead): memory partitions first, then the SMs, noting
+             * the ones that may run ahead at this quantum's barrier. */
+            uint64_t t = ctx->sampling ? sync_mono_ns() : 0;
+            for (unsigned i = 0; i < ctx->n_parts; i++)
+                if (e->parts[ctx->parts[i]].kind == ENG_PART_MEM)
+                    run_timed(e, ctx, ctx->parts[i], &local, &t);
+            at_store_rel_u64(&ctx->mem_done, ctx->q_cur + 1);
+            ctx->n_ahead = 0;
+            for (unsigned i = 0; i < ctx->n_parts; i++) {
+                int id = ctx->parts[i];
+                if (e->parts[id].kind == ENG_PART_MEM)
+                    continue;
+                run_timed(e, ctx, id, &local, &t);
+                if (e->parts[id].ahead_capable && e->rt[id]->ahead_ok)
+                    ctx->ahead[ctx->n_ahead++] = id;
+            }
+            ctx->t_arrive_ns = ctx->sampling ? t : sync_mono_ns();
+        } else if (!ctx->steal) {
             /* A sampled quantum times each partition (engine_adapt.c). */
             uint64_t t = ctx->sampling ? sync_mono_ns() : 0;
             for (unsigned i = 0; i < ctx->n_parts; i++)
@@ -553,8 +693,13 @@ void eng_thread_run(struct eng_ctx *ctx)
             ctx->rep.busy_s += ns_to_s(ctx->t_arrive_ns - e->t_release_ns);
         ctx->rep.quanta++;
         at_store_rlx_u32(&ctx->arrived, ctx->bar.sense + 1u); /* read by spin checks */
-        if (qbar_wait(&e->bar, &ctx->bar, serial_step, ctx))
+        if (qbar_arrive(&e->bar, &ctx->bar, serial_step, ctx)) {
             eng_after_release(ctx);
+        } else {
+            if (ctx->ahead_q && ctx->n_ahead)
+                run_ahead(e, ctx);
+            qbar_await(&e->bar, &ctx->bar);
+        }
         /* A thread parked by this serial step is no longer in the barrier's
          * count: later serial steps may run now, so it reads nothing more of
          * the engine until eng_park returns. */
@@ -597,6 +742,11 @@ int eng_run(struct engine *e, const struct eng_run_opts *o, struct eng_result *r
      * the debug re-partitioner works whatever the options. */
     e->adaptive = e->cfg.adaptive && !e->explicit_split && n_thr > 1;
     eng_threads_barrier_init(e);
+    e->ahead_on = e->cfg.ahead && e->ahead_fn;
+    e->ahead_next = false; /* the first quantum's barrier: threads are just starting */
+    e->ahead_hold = false;
+    for (unsigned t = 0; t < n_thr; t++)
+        e->threads[t].ahead_sent = PS_NEVER;
     eng_adapt_begin_run(e);
     e->stop = false;
     e->quanta = 0;
@@ -655,6 +805,7 @@ void eng_destroy(struct engine *e)
             arena_fini(&e->threads[t].arena);
         free(e->threads[t].parts);
         free(e->threads[t].forced);
+        free(e->threads[t].ahead);
     }
     eng_chans_free(e);
     eng_adapt_free(e);

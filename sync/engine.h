@@ -102,6 +102,7 @@ struct engine_cfg {
     uint64_t debug_seed;       /* sync.debug_repartition_seed: non-zero = re-partition at random (tests) */
     bool adapt_trace;          /* sync.adapt_trace: one stderr line per measurement window */
     bool steal;                /* sync.steal: a thread that has run its partitions runs others' unstarted ones (NOTE(steal)) */
+    bool ahead;                /* sync.ahead: a thread waiting at the barrier runs its SMs' next quantum (NOTE(ahead)) */
 };
 
 extern const struct cfg_section engine_cfg_section;
@@ -155,6 +156,17 @@ typedef void (*eng_part_fini_fn)(void *model, struct eng_ctx *ctx, int partition
  * false to stop the run. */
 typedef bool (*eng_serial_fn)(void *model, struct engine *eng, ps_t now);
 
+/* NOTE(ahead) in sync/engine.c. Called on the thread that ran `partition`
+ * (an SM partition whose inbound links all come from memory partitions),
+ * right after each of its quantum runs and before that quantum's barrier,
+ * with sync.ahead on, whatever the thread count. Return true only if the
+ * serial step that ends this quantum will neither write the partition's
+ * state nor read any of it but what this call saved for it, and will not
+ * end the run with the partition having work; the engine may then run the
+ * partition's next quantum while that serial step runs. The answer must
+ * depend on the model's state only (not on threads or timing). */
+typedef bool (*eng_ahead_fn)(void *model, int partition);
+
 /* ---------------------------------------------------------- building */
 
 /* Topology is built on one thread before eng_run: */
@@ -172,6 +184,7 @@ uint32_t eng_unit_add(struct engine *eng, int partition, int domain, const struc
  * units with no declared link is a model bug (panic). */
 void eng_link_add(struct engine *eng, uint32_t src, uint32_t dst, ps_t min_latency_ps);
 void eng_set_serial(struct engine *eng, eng_serial_fn fn);
+void eng_set_ahead(struct engine *eng, eng_ahead_fn fn);
 
 /* Validate: computes L and Q; errors (e.g. Q > L without relaxed mode) are
  * added to d naming the config key. Returns 0 when the engine can run. */
@@ -213,6 +226,7 @@ struct eng_thread_report {
     uint64_t spin_aborts;   /* barrier spins cut short: the awaited thread was not running */
     uint64_t quanta;        /* quanta this thread ran (not parked) */
     uint64_t steals;        /* partition runs it took from another thread's list (NOTE(steal)) */
+    uint64_t ahead_runs;    /* partition runs of the next quantum done while waiting at the barrier (NOTE(ahead)) */
     double busy_s;          /* wall seconds outside the barrier */
     double wait_s;          /* wall seconds inside the barrier */
     double parked_s;        /* wall seconds parked (owning no partition) */
@@ -305,5 +319,8 @@ int eng_ctx_thread(const struct eng_ctx *ctx);
 
 /* From the serial hook only: make unit u run at the first edge >= t. */
 void eng_wake_serial(struct engine *eng, uint32_t unit, ps_t t);
+/* From the serial hook only: run the next quantum and this hook after it,
+ * even if no unit has anything due (the run does not end idle). */
+void eng_serial_again(struct engine *eng);
 
 #endif /* GPUSIM_SYNC_ENGINE_H */

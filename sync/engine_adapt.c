@@ -491,7 +491,7 @@ void eng_adapt_begin_run(struct engine *e)
     eng_spin_policy(e, a->desched);
 }
 
-void eng_adapt_quantum(struct engine *e, uint64_t now, bool sampled)
+void eng_adapt_quantum(struct engine *e, uint64_t now, bool sampled, bool may_change)
 {
     struct eng_adapt *a = e->ad;
     e->prof.quanta++;
@@ -509,7 +509,10 @@ void eng_adapt_quantum(struct engine *e, uint64_t now, bool sampled)
         return;
     }
     if (e->cfg.debug_seed) {
-        debug_step(e);
+        if (may_change)
+            debug_step(e);
+        else
+            e->ahead_hold = true; /* NOTE(ahead): every other barrier runs ahead */
         return;
     }
     if (!e->adaptive)
@@ -528,6 +531,10 @@ void eng_adapt_quantum(struct engine *e, uint64_t now, bool sampled)
     uint64_t len = e->cfg.adapt_window_ps / 1000u, el = a->acc_ns + (now - a->seg_start_ns);
     if (el < len || (!a->win_samples && el < 8 * len))
         return;
+    if (!may_change) { /* NOTE(ahead): end the window at the next barrier, which none runs ahead */
+        e->ahead_hold = true;
+        return;
+    }
     window_end(e, now);
 }
 

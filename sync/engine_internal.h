@@ -57,6 +57,7 @@ struct eng_part_desc {
     unsigned n_units;
     unsigned cap_units;
     int owner;        /* owning thread index, -1 before the first run */
+    bool ahead_capable; /* an SM partition whose inbound links all come from memory partitions (NOTE(ahead)) */
 };
 
 struct eng_unit_rec {
@@ -102,6 +103,9 @@ struct eng_part_rt {
     /* Written by the thread running the partition, read by the serial step. */
     uint64_t work_ns;    /* sampled quanta: wall ns spent running this partition */
     uint64_t sample_ns;  /* wall ns of the last sampled quantum */
+    /* NOTE(ahead): written by the thread running the partition. */
+    bool ahead_ok;       /* the model's eng_ahead_fn answer after the last run */
+    uint64_t ahead_ns;   /* wall ns of a run ahead into a sampled quantum, added to that quantum's sample */
 };
 
 /* NOTE(steal): who claimed the partition to run it, and in which quantum:
@@ -120,13 +124,16 @@ struct overflow {
 };
 
 /* Thread i -> thread j. The ring's descriptor keeps producer and consumer
- * indices on separate lines; ovf[p] is written by the producer during
- * quanta of parity p and read and emptied by the consumer at the start of
- * the following quantum (the barrier orders the two). */
+ * indices on separate lines; ovf[p][k] is written by the producer during
+ * quanta of parity p, by partitions of kind k (enum eng_part_kind), and
+ * read and emptied by the consumer at the start of the following quantum
+ * (the barrier orders the two); ovf[p][ENG_PART_MEM] also by a consumer
+ * about to run ahead, once the producer's memory partitions have run
+ * (NOTE(ahead) in engine.c). */
 struct eng_chan {
     struct spsc_ring ring;
     struct eng_msg *slots; /* ring storage, capacity entries */
-    CACHE_ALIGNED struct overflow ovf[2];
+    CACHE_ALIGNED struct overflow ovf[2][2];
 };
 
 /* Run state of an engine thread (struct eng_ctx.state). */
@@ -168,6 +175,15 @@ struct eng_ctx {
     ps_t local_next;          /* published before the barrier: next event of this thread */
     atomic_u64 drained_q;     /* q_index + 1 once this quantum's inbound messages are in the heaps of the
                                * partitions this thread owns (release; thieves acquire, NOTE(steal)) */
+    /* NOTE(ahead) */
+    CACHE_ALIGNED atomic_u64 mem_done; /* q_index + 1 once this thread's memory partitions have run quantum
+                               * q_index (release; threads about to run ahead acquire) */
+    int *ahead;               /* partitions to run ahead at this quantum's barrier ([n_parts]) */
+    unsigned n_ahead;
+    bool ahead_q;             /* this quantum's barrier may run ahead (copied from the engine at its start) */
+    uint64_t q_cur;           /* q_index of the quantum being run */
+    unsigned n_active_q;      /* active threads in it */
+    ps_t ahead_sent;          /* min arrival of messages sent by runs ahead, for the next quantum's local_next */
     struct qbar_state bar;    /* barrier companion */
     struct eng_thread_report rep;
     pthread_t tid;
@@ -178,6 +194,7 @@ struct engine {
     struct engine_cfg cfg;
     void *model;
     eng_serial_fn serial;
+    eng_ahead_fn ahead_fn;   /* NOTE(ahead); NULL: the model has none */
 
     struct eng_domain *domains;
     unsigned n_domains, cap_domains;
@@ -229,6 +246,11 @@ struct engine {
     struct eng_adapt *ad;    /* controller state (engine_adapt.c) */
     struct eng_adapt_report adapt_rep;
     struct eng_profile prof;
+
+    /* NOTE(ahead). Written by the serial step; read by the threads after the barrier. */
+    bool ahead_on;           /* sync.ahead and a model hook: the hook is asked after every partition run */
+    bool ahead_next;         /* threads may run ahead at the barrier of the quantum about to run */
+    bool ahead_hold;         /* the adaptive engine wants a barrier without runs ahead to change the mapping */
 };
 
 /* ------------------------------------------------- cross-file functions */
@@ -240,6 +262,8 @@ void eng_thread_run(struct eng_ctx *ctx);
 /* engine_msg.c: move the messages sent to ctx's thread in the previous
  * quantum into the destination partitions' heaps (start of a quantum). */
 void eng_drain_inbound(struct engine *e, struct eng_ctx *ctx);
+/* engine_msg.c: the drain before running ahead (NOTE(ahead) in engine.c). */
+void eng_drain_ahead(struct engine *e, struct eng_ctx *ctx);
 /* engine_msg.c: the channels between every ordered pair of the
  * e->n_threads threads (allocated once, on the first run), and their
  * release; the message storage of one partition runtime. */
@@ -285,7 +309,7 @@ void eng_chans_flush(struct engine *e);
  * the per-quantum step (serial step, after the time advance) and its
  * release. */
 void eng_adapt_begin_run(struct engine *e);
-void eng_adapt_quantum(struct engine *e, uint64_t now_ns, bool sampled);
+void eng_adapt_quantum(struct engine *e, uint64_t now_ns, bool sampled, bool may_change);
 void eng_adapt_free(struct engine *e);
 
 /* Whether quantum q times each partition (sync.sample_period): one quantum

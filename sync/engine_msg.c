@@ -181,7 +181,7 @@ void eng_send2(struct eng_ctx *ctx, uint32_t src, uint32_t dst, ps_t now, ps_t l
     struct eng_msg *m = msgring_reserve(&ch->ring, ch->slots);
     bool in_ring = m != NULL;
     if (!in_ring) {
-        struct overflow *o = &ch->ovf[ctx->parity];
+        struct overflow *o = &ch->ovf[ctx->parity][e->parts[su->partition].kind];
         if (o->n == o->cap) {
             o->cap = o->cap ? 2 * o->cap : 256;
             o->msgs = xrealloc(o->msgs, o->cap * sizeof *o->msgs);
@@ -218,8 +218,15 @@ void eng_part_rt_free(struct eng_part_rt *p)
     /* the struct and its per-unit arrays belong to the thread arena */
 }
 
+static void drain_ovf(struct engine *e, struct overflow *o)
+{
+    for (size_t i = 0; i < o->n; i++)
+        heap_push(e->rt[e->units[o->msgs[i].dst].partition], &o->msgs[i]);
+    o->n = 0;
+}
+
 /* Move every message sent to this thread in the previous quantum (ring plus
- * the producer's overflow list of that quantum's parity) into the heaps. */
+ * the producer's overflow lists of that quantum's parity) into the heaps. */
 void eng_drain_inbound(struct engine *e, struct eng_ctx *ctx)
 {
     unsigned prev = ctx->parity ^ 1u;
@@ -230,10 +237,27 @@ void eng_drain_inbound(struct engine *e, struct eng_ctx *ctx)
             heap_push(e->rt[e->units[m->dst].partition], m);
             spsc_release(&ch->ring);
         }
-        struct overflow *o = &ch->ovf[prev];
-        for (size_t i = 0; i < o->n; i++)
-            heap_push(e->rt[e->units[o->msgs[i].dst].partition], &o->msgs[i]);
-        o->n = 0;
+        drain_ovf(e, &ch->ovf[prev][ENG_PART_SM]);
+        drain_ovf(e, &ch->ovf[prev][ENG_PART_MEM]);
+    }
+}
+
+/* NOTE(ahead) in engine.c: before running ahead, once every active
+ * thread's memory partitions have run the current quantum (their mem_done,
+ * acquired by the caller): everything in the rings, and what memory
+ * partitions put in the overflow lists of the current quantum's parity.
+ * The producers may still be sending (rings are single-producer
+ * single-consumer; their SM partitions' overflow lists are not read). */
+void eng_drain_ahead(struct engine *e, struct eng_ctx *ctx)
+{
+    for (unsigned src = 0; src < e->n_threads; src++) {
+        struct eng_chan *ch = &e->chans[(size_t)src * e->n_threads + (size_t)ctx->index];
+        struct eng_msg *m;
+        while ((m = msgring_peek(&ch->ring, ch->slots)) != NULL) {
+            heap_push(e->rt[e->units[m->dst].partition], m);
+            spsc_release(&ch->ring);
+        }
+        drain_ovf(e, &ch->ovf[ctx->parity][ENG_PART_MEM]);
     }
 }
 
@@ -252,12 +276,9 @@ void eng_chans_flush(struct engine *e)
             heap_push(e->rt[e->units[m->dst].partition], m);
             spsc_release(&ch->ring);
         }
-        for (unsigned par = 0; par < 2; par++) {
-            struct overflow *o = &ch->ovf[par];
-            for (size_t i = 0; i < o->n; i++)
-                heap_push(e->rt[e->units[o->msgs[i].dst].partition], &o->msgs[i]);
-            o->n = 0;
-        }
+        for (unsigned par = 0; par < 2; par++)
+            for (unsigned k = 0; k < 2; k++)
+                drain_ovf(e, &ch->ovf[par][k]);
     }
 }
 
@@ -281,8 +302,9 @@ void eng_chans_free(struct engine *e)
     size_t n = (size_t)e->n_threads * e->n_threads;
     for (size_t i = 0; i < n; i++) {
         free(e->chans[i].slots);
-        free(e->chans[i].ovf[0].msgs);
-        free(e->chans[i].ovf[1].msgs);
+        for (unsigned par = 0; par < 2; par++)
+            for (unsigned k = 0; k < 2; k++)
+                free(e->chans[i].ovf[par][k].msgs);
     }
     free(e->chans);
     e->chans = NULL;

@@ -229,6 +229,7 @@ int eng_threads_map(struct engine *e, const struct eng_run_opts *o, char *err, s
         c->pin_cpu = -1;
         c->parts = xcalloc(e->n_parts, sizeof *c->parts); /* room for every partition */
         c->forced = xcalloc(e->n_parts, sizeof *c->forced);
+        c->ahead = xcalloc(e->n_parts, sizeof *c->ahead);
     }
     for (unsigned p = 0; p < e->n_parts; p++) {
         struct eng_ctx *c = &e->threads[owner[p]];

@@ -50,9 +50,10 @@ static uint64_t mono_s(void)
 }
 #endif
 
-bool qbar_wait(struct qbar *b, struct qbar_state *s, void (*serial)(void *arg), void *arg)
+bool qbar_arrive(struct qbar *b, struct qbar_state *s, void (*serial)(void *arg), void *arg)
 {
-    uint32_t old = s->sense, want = old + 1u;
+    uint32_t want = s->sense + 1u;
+    s->awaited = s->sense;
     s->sense = want;
     s->rounds++;
 
@@ -72,13 +73,26 @@ bool qbar_wait(struct qbar *b, struct qbar_state *s, void (*serial)(void *arg), 
             sync_futex_wake_all(&b->sense);
         return true;
     }
+    return false;
+}
 
+bool qbar_wait(struct qbar *b, struct qbar_state *s, void (*serial)(void *arg), void *arg)
+{
+    if (qbar_arrive(b, s, serial, arg))
+        return true;
+    qbar_await(b, s);
+    return false;
+}
+
+void qbar_await(struct qbar *b, struct qbar_state *s)
+{
+    uint32_t old = s->awaited, want = old + 1u;
     /* Spin, then sleep. The acquire load pairs with the releaser's store of
      * sense; "changed" rather than "equals want" (see the header). */
     uint32_t limit = at_load_rlx_u32(&b->spin_limit), every = b->check_every, next_check = every;
     for (uint32_t i = 0; i < limit; i++) {
         if (at_load_acq_u32(&b->sense) != old)
-            return false;
+            return;
         cpu_relax();
         if (b->spin_check && i + 1 == next_check) {
             next_check += every;
@@ -105,5 +119,4 @@ bool qbar_wait(struct qbar *b, struct qbar_state *s, void (*serial)(void *arg), 
                       QBAR_DEBUG_DEADLINE_S, at_load_rlx_u32(&b->n), (unsigned long long)s->rounds);
 #endif
     }
-    return false;
 }

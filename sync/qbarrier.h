@@ -68,6 +68,8 @@ struct qbar {
 /* Per-thread companion: the sense this thread waits for, plus counters. */
 struct qbar_state {
     uint32_t sense;       /* sense value after this thread's last release */
+    uint32_t awaited;     /* sense value before this thread's last arrival (qbar_await waits for a change;
+                           * apart from `sense`, which the hook's qbar_state_join may write meanwhile) */
     uint64_t rounds;      /* barriers passed */
     uint64_t serial;      /* rounds in which this thread ran the hook */
     uint64_t sleeps;      /* futex waits entered */
@@ -75,7 +77,7 @@ struct qbar_state {
     atomic_u64 sleep_ns;  /* ns spent in futex wait (owner adds; others may read) */
 };
 
-#define QBAR_STATE_INITIALIZER {0, 0, 0, 0, 0, 0}
+#define QBAR_STATE_INITIALIZER {0, 0, 0, 0, 0, 0, 0}
 
 void qbar_init(struct qbar *b, uint32_t n_threads, uint32_t spin_limit);
 
@@ -99,5 +101,13 @@ void qbar_state_join(const struct qbar *b, struct qbar_state *s);
  * hook, and everything written by the hook is visible to all threads after
  * they return. */
 bool qbar_wait(struct qbar *b, struct qbar_state *s, void (*serial)(void *arg), void *arg);
+
+/* qbar_wait in two halves, so that a thread may work between arriving and
+ * waiting (NOTE(ahead) in sync/engine.c): qbar_arrive arrives and, for the
+ * last arriver, runs serial and releases (true); the others (false) must
+ * call qbar_await before arriving again. Same memory ordering as
+ * qbar_wait. */
+bool qbar_arrive(struct qbar *b, struct qbar_state *s, void (*serial)(void *arg), void *arg);
+void qbar_await(struct qbar *b, struct qbar_state *s);
 
 #endif /* GPUSIM_SYNC_QBARRIER_H */

@@ -421,6 +421,7 @@ static void write_synth_doc(struct json_writer *w, void *arg)
         jw_double(w, "barrier_seconds", tr->wait_s);
         jw_u64(w, "quanta", tr->quanta);
         jw_u64(w, "steals", tr->steals);
+        jw_u64(w, "ahead_runs", tr->ahead_runs);
         jw_double(w, "parked_seconds", tr->parked_s);
         jw_obj_end(w);
     }

@@ -43,6 +43,10 @@ static const struct cfg_key engine_keys[] = {
     {"steal", CFG_BOOL, offsetof(struct engine_cfg, steal), 0, 0, "true", NULL,
      "a thread that has run its partitions of a quantum runs other threads' unstarted ones (balances work that "
      "changes from quantum to quantum); results are the same either way (docs/engine.md)"},
+    {"ahead", CFG_BOOL, offsetof(struct engine_cfg, ahead), 0, 0, "true", NULL,
+     "a thread that arrives at the quantum barrier runs the next quantum of its SMs that the serial step will "
+     "not touch, once every memory partition has run this one; replaces sync.steal when on; results are the "
+     "same either way (docs/engine.md)"},
     {"debug_repartition_seed", CFG_UINT, offsetof(struct engine_cfg, debug_seed), 0, 1.8e19, "0", NULL,
      "testing: non-zero = re-partition at random quanta to random thread counts and mappings, "
      "from this seed (results must not change)"},

@@ -70,6 +70,8 @@ struct gpu {
     uint64_t t_kernel_start;      /* cycle of the launch */
     struct engine *ser_eng;       /* engine and time of the serial step in progress */
     ps_t ser_now;
+    bool wd_due;                  /* NOTE(ahead-gpu): the watchdog fires at the next serial step */
+    uint64_t wd_c, wd_last;       /* its cycle and the last issue it saw (core cycles) */
 
     /* progress line */
     struct timespec t0;
@@ -79,6 +81,8 @@ struct gpu {
     double host_seconds;
     double thr_busy[GPU_MAX_THREADS], thr_wait[GPU_MAX_THREADS]; /* wall s per host thread, all runs */
     uint64_t thr_steals[GPU_MAX_THREADS]; /* partition runs taken from other threads (NOTE(steal)), all runs */
+    uint64_t thr_ahead[GPU_MAX_THREADS];  /* partition runs ahead at the barrier (NOTE(ahead)), all runs */
+    uint64_t thr_ovf[GPU_MAX_THREADS];    /* messages that went to an overflow list (ring full), all runs */
     int thr_cpu[GPU_MAX_THREADS]; /* CPU each host thread is pinned to (-1: not pinned), last run */
     unsigned last_threads;
     struct eng_adapt_report adapt;  /* cumulative, from the last run */
@@ -146,6 +150,7 @@ static void port_start_cta(void *ctx, uint32_t sm, uint32_t cta, struct dispatch
 {
     struct gpu *g = ctx;
     (void)xyz;
+    SIM_ASSERT(!g->sms[sm]->ahead, "gpu: CTA %u placed on SM %u, which may be running ahead", cta, sm);
     uint64_t div = g->ssh.pipe_div;
     sm_cta_start(g->sms[sm], cta, (cyc_at(g, g->ser_now) + div - 1) / div);
     eng_wake_serial(g->ser_eng, g->sm_unit[sm], g->ser_now);
@@ -228,6 +233,42 @@ static void gtsc_reset_step(struct gpu *g)
         }
 }
 
+/* NOTE(ahead-gpu): the GPU's eng_ahead_fn (NOTE(ahead) in sync/engine.c).
+ * SM i may run its next quantum while the serial step ending this one runs
+ * when that step cannot touch it:
+ *  - it reported no finished CTA and no error since the last serial step,
+ *    so the step has nothing of it to collect, and it gets no CTA: the
+ *    dispatcher's every step offers a CTA to every SM with room while any
+ *    is left (NOTE(step-all-at-once)), so one whose room did not change
+ *    gets none, unless the policy declined it (the `serial` policy, when
+ *    its own range is used up) or CTAs are left and it has room: then no;
+ *  - a CTA is still live on it, so the kernel cannot end (the dispatcher
+ *    checks the memory system only once every CTA has been reported), and
+ *    no kernel is about to start (that sets up every SM);
+ *  - no watchdog dump is due (it reads every SM's warps).
+ * The step then reads only `ahead` and `ahead_last_issue` of it (the
+ * watchdog's last issue as of this quantum's end). A watchdog that finds
+ * no issue for sim.watchdog cycles fires at the next serial step (no SM
+ * runs ahead then: its dump reads every SM), reporting the cycle at which
+ * it found the stall; always, with sync.ahead on or off, so that a run it
+ * stops ends with the same statistics either way (one quantum later than
+ * before session 32; the message is unchanged). The answer
+ * depends on the model state only, so serial steps see the same at 1 and
+ * at N threads, whether or not anything ran ahead. */
+static bool part_ahead(void *model, int p)
+{
+    struct gpu *g = model;
+    struct sm *s = g->sms[p];
+    const struct dispatch_kernel *k = dispatch_running(&g->disp);
+    bool ok = g->fl && !g->pending && !g->wd_due && k && s->n_done == 0 && !s->err && s->n_cta > 0 &&
+              (k->n_issued == k->n_ctas || dispatch_sm_room(&g->disp, (uint32_t)p) == 0);
+    if (s->ahead != ok) /* the serial step reads these lines: write only what changes */
+        s->ahead = ok;
+    if (ok)
+        s->ahead_last_issue = s->last_issue;
+    return ok;
+}
+
 static bool serial(void *model, struct engine *eng, ps_t now)
 {
     struct gpu *g = model;
@@ -244,8 +285,14 @@ static bool serial(void *model, struct engine *eng, ps_t now)
         enum dispatch_err de = dispatch_launch(&g->disp, &g->dl, c);
         SIM_ASSERT(de == DISPATCH_OK, "gpu: dispatch_launch: %s", dispatch_err_name(de));
     }
+    if (g->wd_due) {
+        watchdog_fire(g, g->wd_c, g->wd_last);
+        return false;
+    }
     for (uint32_t i = 0; i < g->n_sm; i++) {
         struct sm *s = g->sms[i];
+        if (s->ahead) /* NOTE(ahead-gpu): nothing to collect, and it may be running */
+            continue;
         if (s->err) {
             g->err = s->err;
             snprintf(g->fl->err, g->fl->err_len, "%s", func_sm_error_text(s->fx));
@@ -264,12 +311,18 @@ static bool serial(void *model, struct engine *eng, ps_t now)
         return false;
     if (g->kstarted) {
         uint64_t last = g->t_kernel_start;
-        for (uint32_t i = 0; i < g->n_sm; i++)
-            if (g->sms[i]->last_issue * g->ssh.pipe_div > last)
-                last = g->sms[i]->last_issue * g->ssh.pipe_div;
+        for (uint32_t i = 0; i < g->n_sm; i++) {
+            const struct sm *s = g->sms[i];
+            uint64_t li = (s->ahead ? s->ahead_last_issue : s->last_issue) * g->ssh.pipe_div;
+            if (li > last)
+                last = li;
+        }
         if (c > last && c - last > g->cfg->sim.watchdog_cycles) {
-            watchdog_fire(g, c, last);
-            return false;
+            /* NOTE(ahead-gpu): dump at the next step, when no SM is running */
+            g->wd_due = true;
+            g->wd_c = c;
+            g->wd_last = last;
+            eng_serial_again(eng); /* even if nothing else is due */
         }
     }
     if (g->host.progress)
@@ -411,6 +464,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     ss->max_cta = (uint32_t)cfg->sm.max_cta;
 
     eng_set_serial(g->eng, serial);
+    eng_set_ahead(g->eng, part_ahead);
     struct diag d;
     diag_init(&d);
     if (eng_finalize(g->eng, &d) != 0) {
@@ -469,6 +523,8 @@ static int run(struct gpu *g, char *err, size_t err_len)
         g->thr_busy[t] += res.per_thread[t].busy_s;
         g->thr_wait[t] += res.per_thread[t].wait_s;
         g->thr_steals[t] += res.per_thread[t].steals;
+        g->thr_ahead[t] += res.per_thread[t].ahead_runs;
+        g->thr_ovf[t] += res.per_thread[t].msgs_overflow;
         g->thr_cpu[t] = res.per_thread[t].cpu;
     }
     g->end_ps = res.end_time;
@@ -558,6 +614,7 @@ int gpu_launch(struct gpu *g, const struct func_launch *l, uint32_t ctas_per_sm,
     g->kernel_done = false;
     g->kstarted = false;
     g->err = 0;
+    g->wd_due = false;
     g->ctas_total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     g->ctas_done = 0;
     clock_gettime(CLOCK_MONOTONIC, &g->t0);
@@ -660,6 +717,8 @@ void gpu_summary(const struct gpu *g, struct gpu_summary *out)
         out->busy_s[t] = g->thr_busy[t];
         out->wait_s[t] = g->thr_wait[t];
         out->steals[t] = g->thr_steals[t];
+        out->ahead_runs[t] = g->thr_ahead[t];
+        out->msgs_overflow[t] = g->thr_ovf[t];
         out->cpu[t] = g->thr_cpu[t];
     }
     for (uint32_t i = 0; i < g->n_sm; i++)

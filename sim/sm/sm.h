@@ -200,6 +200,11 @@ struct sm {
     uint32_t done[SM_MAX_CTA];    /* linear ids of CTAs finished since the last serial step */
     uint32_t n_done;
     int err;                      /* executor error (GS_ERR_*), 0 none; stops the run */
+    /* NOTE(ahead-gpu) in sim/gpu/gpu.c: set by the engine's ahead hook on the
+     * SM's thread after each quantum run, read by the serial step that ends
+     * that quantum (which may run while the SM runs the next one). */
+    bool ahead;                   /* the serial step leaves this SM alone: no CTA done, no error, a live CTA */
+    uint64_t ahead_last_issue;    /* last_issue when the hook ran (pipeline cycle) */
     struct sm_stats st;
 };
 

@@ -34,6 +34,41 @@ for t in 2 4; do
   ok $? "bfs, random re-partitions: statistics for --threads $t equal --threads 1"
   grep -Eq '"repartitions": [1-9]' "$TMP/b$t.json"; ok $? "bfs, --threads $t: re-partitioned"
 done
+# NOTE(ahead): threads that arrive at the barrier run their SMs' next
+# quantum; it must change nothing, with the debug re-partitioner (which
+# waits for a barrier without runs ahead, and makes runs ahead independent
+# of host timing, so they are asserted), with a static split, and with
+# 16-slot rings (hundreds of messages go through the overflow lists, which
+# a thread about to run ahead drains in part)
+# same A B: the files are equal but for "host" and the sync.* keys (engine options)
+same() { python3 -c 'import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for d in (a, b):
+    d.pop("host")
+    for k in [k for k in d["config"] if k.startswith("sync.")]:
+        del d["config"][k]
+sys.exit(a != b)' "$1" "$2"; }
+ahead() { python3 -c 'import json, sys; sys.exit(sum(p["ahead_runs"] for p in json.load(open(sys.argv[1]))["host"]["per_thread"]) == 0)' "$1"; }
+for t in 2 4; do ahead "$TMP/b$t.json"; ok $? "bfs, random re-partitions, --threads $t: SMs ran ahead"; done
+wl h2 --threads 2 -o sync.adaptive=false; ok $? "bfs: static 2 threads verifies"
+same "$TMP/b1.json" "$TMP/h2.json"; ok $? "bfs: static 2 threads equal --threads 1"
+wl r3 --threads 3 -o sync.debug_repartition_seed=7 -o sync.ring_slots=16; ok $? "bfs: 3 threads, 16-slot rings verifies"
+same "$TMP/b1.json" "$TMP/r3.json"; ok $? "bfs: 3 threads, 16-slot rings equal --threads 1"
+ahead "$TMP/r3.json"; ok $? "bfs: 3 threads, 16-slot rings ran ahead"
+grep -Eq '"messages_overflow": [1-9]' "$TMP/r3.json"; ok $? "bfs: 16-slot rings used the overflow lists"
+wl n2 --threads 2 -o sync.adaptive=false -o sync.ahead=false; ok $? "bfs: sync.ahead=false verifies"
+same "$TMP/b1.json" "$TMP/n2.json"; ok $? "bfs: sync.ahead=false equals --threads 1"
+! ahead "$TMP/n2.json"; ok $? "bfs: sync.ahead=false runs nothing ahead"
+# the watchdog fires a serial step after it finds the stall (NOTE(ahead-gpu)):
+# the statistics of the run it stops are the same with sync.ahead on or off
+for v in "1 true" "2 true" "2 false"; do
+  set -- $v
+  "$GPUSIM" run vectoradd --size tiny -q -o sim.mode=timing --pin none --threads "$1" -o sync.adaptive=false \
+    -o sync.ahead="$2" -o l2_to_dram.latency=5000 -o sim.watchdog=1000 --stats "$TMP/wd-$1-$2.json" \
+    >/dev/null 2>"$TMP/wd-$1-$2.err"
+  [ $? -eq 1 ] && grep -q "watchdog" "$TMP/wd-$1-$2.err"; ok $? "watchdog, --threads $1, sync.ahead=$2: stops the run"
+done
+for v in 2-true 2-false; do same "$TMP/wd-1-true.json" "$TMP/wd-$v.json"; ok $? "watchdog: statistics of $v equal 1-true"; done
 wl a1 --threads 1 -o sync.adapt_window=100us; ok $? "bfs: --threads 1, 100 us windows verifies"
 wl a2 --threads 2 -o sync.adapt_window=100us; ok $? "bfs: adaptive, 100 us windows, --threads 2 verifies"
 cmp -s <(nohost "$TMP/a1.json") <(nohost "$TMP/a2.json"); ok $? "bfs: adaptive --threads 2 equals --threads 1"
