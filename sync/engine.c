@@ -435,7 +435,7 @@ static void run_timed(struct engine *e, struct eng_ctx *ctx, int id, ps_t *local
     part_run(e, ctx, p, ctx->t_end);
     *local = MIN(*local, part_next(p));
     if (e->ahead_on && e->parts[id].ahead_capable) /* NOTE(ahead): asked whatever the thread count */
-        p->ahead_ok = e->ahead_fn(e->model, id);
+        p->ahead_ok = e->ahead_fn(e->model, id, ctx->t_end);
     if (ctx->sampling) {
         uint64_t t2 = sync_mono_ns();
         p->sample_ns = t2 - *t + p->ahead_ns;

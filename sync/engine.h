@@ -158,14 +158,15 @@ typedef bool (*eng_serial_fn)(void *model, struct engine *eng, ps_t now);
 
 /* NOTE(ahead) in sync/engine.c. Called on the thread that ran `partition`
  * (an SM partition whose inbound links all come from memory partitions),
- * right after each of its quantum runs and before that quantum's barrier,
+ * right after each of its quantum runs (ending at t_end, the time of the
+ * serial step that follows) and before that quantum's barrier,
  * with sync.ahead on, whatever the thread count. Return true only if the
  * serial step that ends this quantum will neither write the partition's
  * state nor read any of it but what this call saved for it, and will not
  * end the run with the partition having work; the engine may then run the
  * partition's next quantum while that serial step runs. The answer must
  * depend on the model's state only (not on threads or timing). */
-typedef bool (*eng_ahead_fn)(void *model, int partition);
+typedef bool (*eng_ahead_fn)(void *model, int partition, ps_t t_end);
 
 /* ---------------------------------------------------------- building */
 

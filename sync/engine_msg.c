@@ -218,6 +218,15 @@ void eng_part_rt_free(struct eng_part_rt *p)
     /* the struct and its per-unit arrays belong to the thread arena */
 }
 
+static void drain_ring(struct engine *e, struct eng_chan *ch)
+{
+    struct eng_msg *m;
+    while ((m = msgring_peek(&ch->ring, ch->slots)) != NULL) {
+        heap_push(e->rt[e->units[m->dst].partition], m);
+        spsc_release(&ch->ring);
+    }
+}
+
 static void drain_ovf(struct engine *e, struct overflow *o)
 {
     for (size_t i = 0; i < o->n; i++)
@@ -232,11 +241,7 @@ void eng_drain_inbound(struct engine *e, struct eng_ctx *ctx)
     unsigned prev = ctx->parity ^ 1u;
     for (unsigned src = 0; src < e->n_threads; src++) {
         struct eng_chan *ch = &e->chans[(size_t)src * e->n_threads + (size_t)ctx->index];
-        struct eng_msg *m;
-        while ((m = msgring_peek(&ch->ring, ch->slots)) != NULL) {
-            heap_push(e->rt[e->units[m->dst].partition], m);
-            spsc_release(&ch->ring);
-        }
+        drain_ring(e, ch);
         drain_ovf(e, &ch->ovf[prev][ENG_PART_SM]);
         drain_ovf(e, &ch->ovf[prev][ENG_PART_MEM]);
     }
@@ -252,11 +257,7 @@ void eng_drain_ahead(struct engine *e, struct eng_ctx *ctx)
 {
     for (unsigned src = 0; src < e->n_threads; src++) {
         struct eng_chan *ch = &e->chans[(size_t)src * e->n_threads + (size_t)ctx->index];
-        struct eng_msg *m;
-        while ((m = msgring_peek(&ch->ring, ch->slots)) != NULL) {
-            heap_push(e->rt[e->units[m->dst].partition], m);
-            spsc_release(&ch->ring);
-        }
+        drain_ring(e, ch);
         drain_ovf(e, &ch->ovf[ctx->parity][ENG_PART_MEM]);
     }
 }
@@ -271,11 +272,7 @@ void eng_chans_flush(struct engine *e)
     size_t nch = (size_t)e->n_threads * e->n_threads;
     for (size_t c = 0; c < nch; c++) {
         struct eng_chan *ch = &e->chans[c];
-        struct eng_msg *m;
-        while ((m = msgring_peek(&ch->ring, ch->slots)) != NULL) {
-            heap_push(e->rt[e->units[m->dst].partition], m);
-            spsc_release(&ch->ring);
-        }
+        drain_ring(e, ch);
         for (unsigned par = 0; par < 2; par++)
             for (unsigned k = 0; k < 2; k++)
                 drain_ovf(e, &ch->ovf[par][k]);

@@ -197,15 +197,20 @@ struct sm {
     uint32_t cta_gone_mask;        /* bit c: every warp of slot c's CTA left (NOTE(cta-gone)) */
     uint32_t n_cta;               /* live CTA slots */
     uint64_t cta_seq;             /* CTAs launched on this SM (scheduler age) */
-    uint32_t done[SM_MAX_CTA];    /* linear ids of CTAs finished since the last serial step */
-    uint32_t n_done;
+    /* NOTE(serial-line): what the serial step reads of every SM at every
+     * quantum, on lines of their own that the SM writes only when a CTA
+     * finishes, on an error, when the ahead answer changes, and before a
+     * watchdog check; otherwise each serial step would pull a line the SM
+     * writes every cycle from the SM's core (sim/gpu/gpu.c). */
+    CACHE_ALIGNED uint32_t n_done;
     int err;                      /* executor error (GS_ERR_*), 0 none; stops the run */
     /* NOTE(ahead-gpu) in sim/gpu/gpu.c: set by the engine's ahead hook on the
      * SM's thread after each quantum run, read by the serial step that ends
      * that quantum (which may run while the SM runs the next one). */
     bool ahead;                   /* the serial step leaves this SM alone: no CTA done, no error, a live CTA */
-    uint64_t ahead_last_issue;    /* last_issue when the hook ran (pipeline cycle) */
-    struct sm_stats st;
+    uint64_t ahead_last_issue;    /* last_issue when the hook ran before a watchdog check (pipeline cycle) */
+    uint32_t done[SM_MAX_CTA];    /* linear ids of CTAs finished since the last serial step */
+    CACHE_ALIGNED struct sm_stats st;
 };
 
 /* Partition init, on the owning thread: allocate and bind. */
