@@ -63,11 +63,9 @@ void *line_calloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
         return NULL;
-    size_t b = n * size;
-    b = u64_round_up(b ? b : 1, CACHE_LINE);
-    void *p = aligned_alloc(CACHE_LINE, b);
+    void *p = line_alloc(n * size);
     if (p)
-        memset(p, 0, b);
+        memset(p, 0, n * size);
     return p;
 }
 

@@ -73,7 +73,6 @@ struct gpu {
     bool wd_due;                  /* NOTE(ahead-gpu): the watchdog fires at the next serial step */
     uint64_t wd_c, wd_last;       /* its cycle and the last issue it saw (core cycles) */
     uint64_t wd_check;            /* NOTE(serial-line): core cycle of the next watchdog check */
-    ps_t wd_check_ps;             /* the same as a time: a serial step at a later time checks */
 
     /* progress line */
     struct timespec t0;
@@ -266,7 +265,7 @@ static bool part_ahead(void *model, int p, ps_t t_end)
               (k->n_issued == k->n_ctas || dispatch_sm_room(&g->disp, (uint32_t)p) == 0);
     if (s->ahead != ok) /* the serial step reads these lines: write only what changes */
         s->ahead = ok;
-    if (ok && t_end > g->wd_check_ps) /* the serial step ending at t_end checks the watchdog */
+    if (ok && cyc_at(g, t_end) >= g->wd_check) /* the serial step ending at t_end checks the watchdog */
         s->ahead_last_issue = s->last_issue;
     return ok;
 }
@@ -318,7 +317,6 @@ static bool serial(void *model, struct engine *eng, ps_t now)
     if (g->kstarted && c >= g->wd_check) {
         uint64_t w = g->cfg->sim.watchdog_cycles;
         g->wd_check = c + (w / 8 ? w / 8 : 1);
-        g->wd_check_ps = (g->wd_check - 1) * g->per.core;
         uint64_t last = g->t_kernel_start;
         for (uint32_t i = 0; i < g->n_sm; i++) {
             const struct sm *s = g->sms[i];
@@ -625,7 +623,6 @@ int gpu_launch(struct gpu *g, const struct func_launch *l, uint32_t ctas_per_sm,
     g->err = 0;
     g->wd_due = false;
     g->wd_check = 0;
-    g->wd_check_ps = 0;
     g->ctas_total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     g->ctas_done = 0;
     clock_gettime(CLOCK_MONOTONIC, &g->t0);
