@@ -599,7 +599,7 @@ static void run_ahead(struct engine *e, struct eng_ctx *ctx)
         }
     }
     bool sampled = eng_sampled(e, want);
-    uint64_t t = sampled ? sync_mono_ns() : 0;
+    uint64_t t0 = sync_mono_ns(), t = t0;
     eng_drain_ahead(e, ctx);
     ps_t t_end = ctx->t_end, sent = ctx->sent_min;
     unsigned parity = ctx->parity;
@@ -620,6 +620,7 @@ static void run_ahead(struct engine *e, struct eng_ctx *ctx)
     ctx->parity = parity;
     ctx->sent_min = sent;
     ctx->rep.ahead_runs += ctx->n_ahead;
+    ctx->rep.ahead_s += ns_to_s(sync_mono_ns() - t0);
 }
 
 void eng_thread_run(struct eng_ctx *ctx)

@@ -229,7 +229,8 @@ struct eng_thread_report {
     uint64_t steals;        /* partition runs it took from another thread's list (NOTE(steal)) */
     uint64_t ahead_runs;    /* partition runs of the next quantum done while waiting at the barrier (NOTE(ahead)) */
     double busy_s;          /* wall seconds outside the barrier */
-    double wait_s;          /* wall seconds inside the barrier */
+    double wait_s;          /* wall seconds inside the barrier (running ahead included) */
+    double ahead_s;         /* of which wall seconds running ahead (NOTE(ahead)) */
     double parked_s;        /* wall seconds parked (owning no partition) */
 };
 

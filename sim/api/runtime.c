@@ -707,6 +707,7 @@ static void stats_doc(struct json_writer *w, void *arg)
             jw_double(w, "barrier_seconds", gsum.wait_s[t]);
             jw_u64(w, "steals", gsum.steals[t]);
             jw_u64(w, "ahead_runs", gsum.ahead_runs[t]);
+            jw_double(w, "ahead_seconds", gsum.ahead_s[t]);
             jw_u64(w, "messages_overflow", gsum.msgs_overflow[t]);
             jw_obj_end(w);
         }

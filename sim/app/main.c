@@ -422,6 +422,7 @@ static void write_synth_doc(struct json_writer *w, void *arg)
         jw_u64(w, "quanta", tr->quanta);
         jw_u64(w, "steals", tr->steals);
         jw_u64(w, "ahead_runs", tr->ahead_runs);
+        jw_double(w, "ahead_seconds", tr->ahead_s);
         jw_double(w, "parked_seconds", tr->parked_s);
         jw_obj_end(w);
     }

@@ -83,6 +83,7 @@ struct gpu {
     double thr_busy[GPU_MAX_THREADS], thr_wait[GPU_MAX_THREADS]; /* wall s per host thread, all runs */
     uint64_t thr_steals[GPU_MAX_THREADS]; /* partition runs taken from other threads (NOTE(steal)), all runs */
     uint64_t thr_ahead[GPU_MAX_THREADS];  /* partition runs ahead at the barrier (NOTE(ahead)), all runs */
+    double thr_ahead_s[GPU_MAX_THREADS];  /* wall s of those runs (part of thr_wait), all runs */
     uint64_t thr_ovf[GPU_MAX_THREADS];    /* messages that went to an overflow list (ring full), all runs */
     int thr_cpu[GPU_MAX_THREADS]; /* CPU each host thread is pinned to (-1: not pinned), last run */
     unsigned last_threads;
@@ -531,6 +532,7 @@ static int run(struct gpu *g, char *err, size_t err_len)
         g->thr_wait[t] += res.per_thread[t].wait_s;
         g->thr_steals[t] += res.per_thread[t].steals;
         g->thr_ahead[t] += res.per_thread[t].ahead_runs;
+        g->thr_ahead_s[t] += res.per_thread[t].ahead_s;
         g->thr_ovf[t] += res.per_thread[t].msgs_overflow;
         g->thr_cpu[t] = res.per_thread[t].cpu;
     }
@@ -726,6 +728,7 @@ void gpu_summary(const struct gpu *g, struct gpu_summary *out)
         out->wait_s[t] = g->thr_wait[t];
         out->steals[t] = g->thr_steals[t];
         out->ahead_runs[t] = g->thr_ahead[t];
+        out->ahead_s[t] = g->thr_ahead_s[t];
         out->msgs_overflow[t] = g->thr_ovf[t];
         out->cpu[t] = g->thr_cpu[t];
     }

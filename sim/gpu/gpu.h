@@ -79,7 +79,8 @@ struct gpu_summary {
     unsigned threads;       /* host threads of the last run */
     ps_t end_ps;            /* simulated time */
     double busy_s[GPU_MAX_THREADS]; /* per host thread: wall s running partitions */
-    double wait_s[GPU_MAX_THREADS]; /* per host thread: wall s in the quantum barrier */
+    double wait_s[GPU_MAX_THREADS]; /* per host thread: wall s in the quantum barrier (running ahead included) */
+    double ahead_s[GPU_MAX_THREADS]; /* per host thread: of which wall s running ahead (NOTE(ahead)) */
     uint64_t steals[GPU_MAX_THREADS]; /* per host thread: partition runs taken from other threads (NOTE(steal)) */
     uint64_t ahead_runs[GPU_MAX_THREADS]; /* per host thread: partition runs ahead at the barrier (NOTE(ahead)) */
     uint64_t msgs_overflow[GPU_MAX_THREADS]; /* per host thread: messages sent to an overflow list (ring full) */

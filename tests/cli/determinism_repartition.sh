@@ -48,7 +48,12 @@ for d in (a, b):
     for k in [k for k in d["config"] if k.startswith("sync.")]:
         del d["config"][k]
 sys.exit(a != b)' "$1" "$2"; }
-ahead() { python3 -c 'import json, sys; sys.exit(sum(p["ahead_runs"] for p in json.load(open(sys.argv[1]))["host"]["per_thread"]) == 0)' "$1"; }
+# ahead F: some thread ran ahead, and each thread's ahead_seconds is within its barrier_seconds (and 0 without runs)
+ahead() { python3 -c 'import json, sys
+pt = json.load(open(sys.argv[1]))["host"]["per_thread"]
+ok = sum(p["ahead_runs"] for p in pt) > 0
+ok = ok and all(0 <= p["ahead_seconds"] <= p["barrier_seconds"] + 1e-6 and (p["ahead_seconds"] > 0) == (p["ahead_runs"] > 0) for p in pt)
+sys.exit(not ok)' "$1"; }
 for t in 2 4; do ahead "$TMP/b$t.json"; ok $? "bfs, random re-partitions, --threads $t: SMs ran ahead"; done
 wl h2 --threads 2 -o sync.adaptive=false; ok $? "bfs: static 2 threads verifies"
 same "$TMP/b1.json" "$TMP/h2.json"; ok $? "bfs: static 2 threads equal --threads 1"
