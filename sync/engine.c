@@ -620,7 +620,17 @@ static void run_ahead(struct engine *e, struct eng_ctx *ctx)
     ctx->parity = parity;
     ctx->sent_min = sent;
     ctx->rep.ahead_runs += ctx->n_ahead;
-    ctx->rep.ahead_s += ns_to_s(sync_mono_ns() - t0);
+    ctx->t_ahead_end_ns = sync_mono_ns();
+    ctx->rep.ahead_s += ns_to_s(ctx->t_ahead_end_ns - t0);
+}
+
+/* When the thread could start its next quantum: the release, or the end of
+ * its run ahead if that ran past the release. Busy time counts from here,
+ * so that the part of a run ahead that overran the release is counted once
+ * (in the barrier's time, as running ahead), not also as busy. */
+static inline uint64_t resume_ns(const struct engine *e, const struct eng_ctx *ctx)
+{
+    return MAX(e->t_release_ns, ctx->t_ahead_end_ns);
 }
 
 void eng_thread_run(struct eng_ctx *ctx)
@@ -689,9 +699,12 @@ void eng_thread_run(struct eng_ctx *ctx)
         }
         ctx->local_next = MIN(local, ctx->sent_min);
         /* One clock read per quantum: busy is from the release that started
-         * this quantum (so a thread woken late counts its lateness). */
-        if (ctx->t_arrive_ns > e->t_release_ns)
-            ctx->rep.busy_s += ns_to_s(ctx->t_arrive_ns - e->t_release_ns);
+         * this quantum (so a thread woken late counts its lateness), or from
+         * the end of a run ahead that overran it. */
+        uint64_t from = resume_ns(e, ctx);
+        ctx->t_ahead_end_ns = 0;
+        if (ctx->t_arrive_ns > from)
+            ctx->rep.busy_s += ns_to_s(ctx->t_arrive_ns - from);
         ctx->rep.quanta++;
         at_store_rlx_u32(&ctx->arrived, ctx->bar.sense + 1u); /* read by spin checks */
         if (qbar_arrive(&e->bar, &ctx->bar, serial_step, ctx)) {
@@ -706,7 +719,7 @@ void eng_thread_run(struct eng_ctx *ctx)
          * the engine until eng_park returns. */
         if (at_load_acq_u32(&ctx->state) != ENG_THR_ACTIVE)
             continue;
-        ctx->rep.wait_s += ns_to_s(e->t_release_ns - ctx->t_arrive_ns);
+        ctx->rep.wait_s += ns_to_s(resume_ns(e, ctx) - ctx->t_arrive_ns);
         if (e->stop)
             break;
     }
@@ -746,8 +759,10 @@ int eng_run(struct engine *e, const struct eng_run_opts *o, struct eng_result *r
     e->ahead_on = e->cfg.ahead && e->ahead_fn;
     e->ahead_next = false; /* the first quantum's barrier: threads are just starting */
     e->ahead_hold = false;
-    for (unsigned t = 0; t < n_thr; t++)
+    for (unsigned t = 0; t < n_thr; t++) {
         e->threads[t].ahead_sent = PS_NEVER;
+        e->threads[t].t_ahead_end_ns = 0;
+    }
     eng_adapt_begin_run(e);
     e->stop = false;
     e->quanta = 0;

@@ -152,6 +152,7 @@ struct eng_ctx {
     bool has_cpu_clock;       /* cpu_clock is valid (both set before clock_ready) */
     atomic_u32 clock_ready;   /* 1 once this run's thread has set cpu_clock (release) */
     uint64_t t_arrive_ns;     /* monotonic ns of the last barrier arrival */
+    uint64_t t_ahead_end_ns;  /* monotonic ns its last run ahead ended (0: none since the last release) */
     bool sampling;            /* the quantum being run times each partition */
     bool steal;               /* the quantum being run steals (NOTE(steal)) */
     int *forced;              /* partitions the debug re-partitioner makes this thread take this quantum
