@@ -228,8 +228,10 @@ struct eng_thread_report {
     uint64_t quanta;        /* quanta this thread ran (not parked) */
     uint64_t steals;        /* partition runs it took from another thread's list (NOTE(steal)) */
     uint64_t ahead_runs;    /* partition runs of the next quantum done while waiting at the barrier (NOTE(ahead)) */
-    double busy_s;          /* wall seconds outside the barrier */
-    double wait_s;          /* wall seconds inside the barrier (running ahead included) */
+    double busy_s;          /* wall seconds running quanta: from the release (or the end of a run ahead that
+                             * overran it) to the next arrival */
+    double wait_s;          /* wall seconds from arrival to that point (running ahead included):
+                             * busy_s + wait_s is the thread's time in the run */
     double ahead_s;         /* of which wall seconds running ahead (NOTE(ahead)) */
     double parked_s;        /* wall seconds parked (owning no partition) */
 };
