@@ -236,6 +236,25 @@ int eng_finalize(struct engine *e, struct diag *d)
 }
 
 ps_t eng_lookahead(const struct engine *e) { return e->lookahead; }
+
+void eng_thread_report_add(struct eng_thread_report *acc, const struct eng_thread_report *r)
+{
+    acc->n_partitions = r->n_partitions;
+    acc->cpu = r->cpu;
+    acc->msgs_sent += r->msgs_sent;
+    acc->msgs_overflow += r->msgs_overflow;
+    acc->msgs_xthread += r->msgs_xthread;
+    acc->barrier_sleeps += r->barrier_sleeps;
+    acc->spin_aborts += r->spin_aborts;
+    acc->quanta += r->quanta;
+    acc->steals += r->steals;
+    acc->ahead_runs += r->ahead_runs;
+    acc->busy_s += r->busy_s;
+    acc->wait_s += r->wait_s;
+    acc->ahead_s += r->ahead_s;
+    acc->ahead_wait_s += r->ahead_wait_s;
+    acc->parked_s += r->parked_s;
+}
 ps_t eng_quantum(const struct engine *e) { return e->quantum; }
 unsigned eng_n_partitions(const struct engine *e) { return e->n_parts; }
 unsigned eng_n_units(const struct engine *e) { return e->n_units; }
@@ -593,13 +612,17 @@ static void run_ahead(struct engine *e, struct eng_ctx *ctx)
     for (unsigned i = 0; i < ctx->n_active_q; i++) {
         const struct eng_ctx *o = &e->threads[i];
         for (uint32_t k = 0; at_load_acq_u64(&o->mem_done) < want; k++) {
-            if (k >= lim)
+            if (k >= lim) {
+                ctx->rep.ahead_wait_s += ns_to_s(sync_mono_ns() - ctx->t_arrive_ns);
                 return;
+            }
             cpu_relax();
         }
     }
     bool sampled = eng_sampled(e, want);
     uint64_t t0 = sync_mono_ns(), t = t0;
+    if (t0 > ctx->t_arrive_ns)
+        ctx->rep.ahead_wait_s += ns_to_s(t0 - ctx->t_arrive_ns);
     eng_drain_ahead(e, ctx);
     ps_t t_end = ctx->t_end, sent = ctx->sent_min;
     unsigned parity = ctx->parity;

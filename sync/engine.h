@@ -233,8 +233,15 @@ struct eng_thread_report {
     double wait_s;          /* wall seconds from arrival to that point (running ahead included):
                              * busy_s + wait_s is the thread's time in the run */
     double ahead_s;         /* of which wall seconds running ahead (NOTE(ahead)) */
+    double ahead_wait_s;    /* and of which wall seconds before runs ahead, waiting for the other
+                             * threads' memory partitions (NOTE(ahead)) */
     double parked_s;        /* wall seconds parked (owning no partition) */
 };
+
+/* Adds run r's counters and seconds to acc (a sum over several runs, e.g.
+ * the kernels of a program); the partitions owned and the CPU are r's, the
+ * last run's. */
+void eng_thread_report_add(struct eng_thread_report *acc, const struct eng_thread_report *r);
 
 /* What the adaptive engine did, since eng_create (all runs). */
 struct eng_adapt_report {

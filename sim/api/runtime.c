@@ -699,19 +699,7 @@ static void stats_doc(struct json_writer *w, void *arg)
     jw_double(w, "kernel_seconds", ctx->launch_seconds);
     if (ctx->gpu) {
         jw_double(w, "cycles_per_second", ctx->launch_seconds > 0 ? (double)gsum.cycles / ctx->launch_seconds : 0.0);
-        jw_arr_begin(w, "per_thread");
-        for (unsigned t = 0; t < gsum.threads && t < GPU_MAX_THREADS; t++) {
-            jw_obj_begin(w, NULL);
-            jw_i64(w, "cpu", gsum.cpu[t]);
-            jw_double(w, "busy_seconds", gsum.busy_s[t]);
-            jw_double(w, "barrier_seconds", gsum.wait_s[t]);
-            jw_u64(w, "steals", gsum.steals[t]);
-            jw_u64(w, "ahead_runs", gsum.ahead_runs[t]);
-            jw_double(w, "ahead_seconds", gsum.ahead_s[t]);
-            jw_u64(w, "messages_overflow", gsum.msgs_overflow[t]);
-            jw_obj_end(w);
-        }
-        jw_arr_end(w);
+        eng_json_threads(w, gsum.per_thread, gsum.threads < GPU_MAX_THREADS ? gsum.threads : GPU_MAX_THREADS);
         eng_json_write(w, &gsum.adapt, &gsum.profile); /* "adaptive", "profile" (docs/engine.md) */
     }
     jw_double(w, "thread_insts_per_second",

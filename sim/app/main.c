@@ -407,26 +407,7 @@ static void write_synth_doc(struct json_writer *w, void *arg)
     jw_double(w, "wall_seconds", r->wall_s);
     jw_double(w, "simulated_us_per_second", r->wall_s > 0 ? (double)r->end_time * 1e-6 / r->wall_s : 0.0);
     jw_double(w, "jobs_per_second", r->wall_s > 0 ? (double)d->served / r->wall_s : 0.0);
-    jw_arr_begin(w, "per_thread");
-    for (unsigned t = 0; t < r->threads; t++) {
-        const struct eng_thread_report *tr = &r->per_thread[t];
-        jw_obj_begin(w, NULL);
-        jw_u64(w, "partitions", tr->n_partitions);
-        jw_i64(w, "cpu", tr->cpu);
-        jw_u64(w, "messages_sent", tr->msgs_sent);
-        jw_u64(w, "messages_cross_thread", tr->msgs_xthread);
-        jw_u64(w, "messages_overflow", tr->msgs_overflow);
-        jw_u64(w, "barrier_sleeps", tr->barrier_sleeps);
-        jw_double(w, "busy_seconds", tr->busy_s);
-        jw_double(w, "barrier_seconds", tr->wait_s);
-        jw_u64(w, "quanta", tr->quanta);
-        jw_u64(w, "steals", tr->steals);
-        jw_u64(w, "ahead_runs", tr->ahead_runs);
-        jw_double(w, "ahead_seconds", tr->ahead_s);
-        jw_double(w, "parked_seconds", tr->parked_s);
-        jw_obj_end(w);
-    }
-    jw_arr_end(w);
+    eng_json_threads(w, r->per_thread, r->threads);
     eng_json_write(w, &r->adapt, &r->profile); /* "adaptive", "profile" (docs/engine.md) */
     jw_obj_end(w);
     jw_obj_end(w);

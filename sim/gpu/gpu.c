@@ -80,12 +80,7 @@ struct gpu {
     uint64_t ctas_total, ctas_done;
 
     double host_seconds;
-    double thr_busy[GPU_MAX_THREADS], thr_wait[GPU_MAX_THREADS]; /* wall s per host thread, all runs */
-    uint64_t thr_steals[GPU_MAX_THREADS]; /* partition runs taken from other threads (NOTE(steal)), all runs */
-    uint64_t thr_ahead[GPU_MAX_THREADS];  /* partition runs ahead at the barrier (NOTE(ahead)), all runs */
-    double thr_ahead_s[GPU_MAX_THREADS];  /* wall s of those runs (part of thr_wait), all runs */
-    uint64_t thr_ovf[GPU_MAX_THREADS];    /* messages that went to an overflow list (ring full), all runs */
-    int thr_cpu[GPU_MAX_THREADS]; /* CPU each host thread is pinned to (-1: not pinned), last run */
+    struct eng_thread_report thr[GPU_MAX_THREADS]; /* per host thread, summed over all runs (CPU: last run) */
     unsigned last_threads;
     struct eng_adapt_report adapt;  /* cumulative, from the last run */
     struct eng_profile profile;     /* cumulative, from the last run */
@@ -527,15 +522,8 @@ static int run(struct gpu *g, char *err, size_t err_len)
         return GS_ERR_INVALID_VALUE;
     g->started = true;
     g->last_threads = res.threads;
-    for (unsigned t = 0; t < res.threads && t < GPU_MAX_THREADS; t++) {
-        g->thr_busy[t] += res.per_thread[t].busy_s;
-        g->thr_wait[t] += res.per_thread[t].wait_s;
-        g->thr_steals[t] += res.per_thread[t].steals;
-        g->thr_ahead[t] += res.per_thread[t].ahead_runs;
-        g->thr_ahead_s[t] += res.per_thread[t].ahead_s;
-        g->thr_ovf[t] += res.per_thread[t].msgs_overflow;
-        g->thr_cpu[t] = res.per_thread[t].cpu;
-    }
+    for (unsigned t = 0; t < res.threads && t < GPU_MAX_THREADS; t++)
+        eng_thread_report_add(&g->thr[t], &res.per_thread[t]);
     g->end_ps = res.end_time;
     g->adapt = res.adapt;
     g->profile = res.profile;
@@ -723,15 +711,8 @@ void gpu_summary(const struct gpu *g, struct gpu_summary *out)
     out->end_ps = g->end_ps;
     out->adapt = g->adapt;
     out->profile = g->profile;
-    for (unsigned t = 0; t < g->last_threads && t < GPU_MAX_THREADS; t++) {
-        out->busy_s[t] = g->thr_busy[t];
-        out->wait_s[t] = g->thr_wait[t];
-        out->steals[t] = g->thr_steals[t];
-        out->ahead_runs[t] = g->thr_ahead[t];
-        out->ahead_s[t] = g->thr_ahead_s[t];
-        out->msgs_overflow[t] = g->thr_ovf[t];
-        out->cpu[t] = g->thr_cpu[t];
-    }
+    for (unsigned t = 0; t < g->last_threads && t < GPU_MAX_THREADS; t++)
+        out->per_thread[t] = g->thr[t];
     for (uint32_t i = 0; i < g->n_sm; i++)
         if (g->sms[i])
             out->warp_insts += g->sms[i]->st.insts;

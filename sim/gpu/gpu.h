@@ -78,13 +78,7 @@ struct gpu_summary {
     double host_seconds;    /* wall time inside gpu_launch */
     unsigned threads;       /* host threads of the last run */
     ps_t end_ps;            /* simulated time */
-    double busy_s[GPU_MAX_THREADS]; /* per host thread: wall s running partitions */
-    double wait_s[GPU_MAX_THREADS]; /* per host thread: wall s in the quantum barrier (running ahead included) */
-    double ahead_s[GPU_MAX_THREADS]; /* per host thread: of which wall s running ahead (NOTE(ahead)) */
-    uint64_t steals[GPU_MAX_THREADS]; /* per host thread: partition runs taken from other threads (NOTE(steal)) */
-    uint64_t ahead_runs[GPU_MAX_THREADS]; /* per host thread: partition runs ahead at the barrier (NOTE(ahead)) */
-    uint64_t msgs_overflow[GPU_MAX_THREADS]; /* per host thread: messages sent to an overflow list (ring full) */
-    int cpu[GPU_MAX_THREADS];       /* per host thread: the CPU it is pinned to, -1 if none */
+    struct eng_thread_report per_thread[GPU_MAX_THREADS]; /* per host thread, summed over runs (sync/engine.h) */
     struct eng_adapt_report adapt;  /* what the adaptive engine did (sync/engine.h) */
     struct eng_profile profile;     /* sampled partition work (sync/engine.h) */
 };

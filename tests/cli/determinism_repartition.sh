@@ -48,12 +48,24 @@ for d in (a, b):
     for k in [k for k in d["config"] if k.startswith("sync.")]:
         del d["config"][k]
 sys.exit(a != b)' "$1" "$2"; }
-# ahead F: some thread ran ahead, and each thread's ahead_seconds is within its barrier_seconds (and 0 without runs)
+# ahead F: some thread ran ahead, and each thread's ahead_seconds is within its barrier_seconds (and 0
+# without runs), with the wait before the runs ahead within the rest
 ahead() { python3 -c 'import json, sys
 pt = json.load(open(sys.argv[1]))["host"]["per_thread"]
 ok = sum(p["ahead_runs"] for p in pt) > 0
 ok = ok and all(0 <= p["ahead_seconds"] <= p["barrier_seconds"] + 1e-6 and (p["ahead_seconds"] > 0) == (p["ahead_runs"] > 0) for p in pt)
+ok = ok and all(0 <= p["ahead_wait_seconds"] <= p["barrier_seconds"] - p["ahead_seconds"] + 1e-6 for p in pt)
 sys.exit(not ok)' "$1"; }
+# fields F: host.per_thread has one object per thread with the fields docs/engine.md lists (Reports), as gpusim synth
+fields() { python3 -c 'import json, sys
+h = json.load(open(sys.argv[1]))["host"]
+want = {"partitions", "cpu", "messages_sent", "messages_cross_thread", "messages_overflow", "quanta", "barrier_sleeps",
+        "spin_aborts", "busy_seconds", "barrier_seconds", "steals", "ahead_runs", "ahead_seconds",
+        "ahead_wait_seconds", "parked_seconds"}
+pt = h["per_thread"]
+sys.exit(not (len(pt) == h["threads"] and all(set(p) == want for p in pt) and all(p["quanta"] > 0 for p in pt)))' "$1"; }
+fields "$TMP/b2.json"; ok $? "bfs, --threads 2: host.per_thread has every documented field"
+fields "$TMP/s1-3.json"; ok $? "synth, --threads 3: host.per_thread has the same fields"
 for t in 2 4; do ahead "$TMP/b$t.json"; ok $? "bfs, random re-partitions, --threads $t: SMs ran ahead"; done
 wl h2 --threads 2 -o sync.adaptive=false; ok $? "bfs: static 2 threads verifies"
 same "$TMP/b1.json" "$TMP/h2.json"; ok $? "bfs: static 2 threads equal --threads 1"
@@ -64,6 +76,9 @@ grep -Eq '"messages_overflow": [1-9]' "$TMP/r3.json"; ok $? "bfs: 16-slot rings 
 wl n2 --threads 2 -o sync.adaptive=false -o sync.ahead=false; ok $? "bfs: sync.ahead=false verifies"
 same "$TMP/b1.json" "$TMP/n2.json"; ok $? "bfs: sync.ahead=false equals --threads 1"
 ! ahead "$TMP/n2.json"; ok $? "bfs: sync.ahead=false runs nothing ahead"
+python3 -c 'import json, sys
+sys.exit(any(p["ahead_wait_seconds"] != 0 for p in json.load(open(sys.argv[1]))["host"]["per_thread"]))' "$TMP/n2.json"
+ok $? "bfs: sync.ahead=false waits for nothing before runs ahead"
 # the watchdog fires a serial step after it finds the stall (NOTE(ahead-gpu)):
 # the statistics of the run it stops are the same with sync.ahead on or off
 for v in "1 true" "2 true" "2 false"; do
