@@ -76,6 +76,8 @@
 #define ADAPT_HOLD_MIN 4      /* windows a learned B(k) stays valid at first */
 #define ADAPT_DESCHED 0.2     /* CPU deficit (fraction of runnable time) that means descheduled */
 #define ADAPT_REBALANCE 0.9   /* re-balance when the balanced mapping's M is below this fraction */
+#define ADAPT_REBALANCE_AHEAD 0.96 /* the same with running ahead (NOTE(adapt-ahead)) */
+#define ADAPT_REBALANCE_RUN 4 /* with running ahead, in this many windows in a row (NOTE(adapt-ahead)) */
 #define ADAPT_DOWN 0.98       /* move to fewer threads when T is below this fraction of the current */
 #define ADAPT_CONFIRM 2       /* windows after a move in which leaving again counts as a failed move */
 #define ADAPT_BAR_K_NS 80.0   /* barrier prior: ns per thread */
@@ -90,12 +92,15 @@ struct eng_adapt {
     int *map;                      /* [n_cand][n_parts] balanced mapping per candidate */
     double msum[ADAPT_MAX_CAND];   /* window: sum over samples of M(k) under map (ns) */
     double msum_act;               /* window: the same under the mapping in use (ns) */
+    double *tsum;                  /* [n_cand + 1][n_threads] window: each thread's sampled work under each
+                                    * candidate's mapping, then the one in use (ns; NOTE(adapt-ahead)) */
     double b[ADAPT_MAX_CAND];      /* learned B(k) (ns per quantum), valid when b_ok */
     bool b_ok[ADAPT_MAX_CAND];
     uint64_t b_until[ADAPT_MAX_CAND]; /* window number from which b expires */
     unsigned hold[ADAPT_MAX_CAND]; /* windows b stays valid (doubles after a failed move) */
     int cur;                       /* candidate in use */
     unsigned at_cur;               /* windows since the last move */
+    unsigned reb_run;              /* windows in a row in which re-balancing would have paid (NOTE(adapt-ahead)) */
     bool desched;                  /* the last window saw descheduled threads */
     /* the window in progress (sums over the quanta of the runs in it) */
     uint64_t acc_ns;               /* wall ns of closed segments (earlier runs) */
@@ -172,6 +177,42 @@ static double span(const struct engine *e, unsigned k, const int *owner)
     double m = 0;
     for (unsigned t = 0; t < k; t++)
         m = MAX(m, a->load[t]);
+    return m;
+}
+
+/* NOTE(adapt-ahead): with running ahead (NOTE(ahead) in engine.c) a thread
+ * that finished its quantum early spends the wait on its next quantum, so
+ * the quanta's imbalances even out over a window instead of each costing
+ * its own wait, and what bounds a window's wall time is the busiest
+ * thread's work over the whole window, not the sum of every quantum's
+ * busiest thread. M(k) is then the busiest thread's window sum (at least
+ * the busiest partition's: a partition's work is all on its owner). The
+ * per-quantum maximum, which the barrier makes exact without running
+ * ahead, counts every quantum's noise as imbalance: on bfs small at 2
+ * threads it put M 8-10 % above the busiest thread's sum, and a mapping
+ * that left one thread 8 % more work than the other over the whole of
+ * sgemm medium never looked 10 % worse than the balanced one, so it was
+ * never changed (docs/engine.md, "Running ahead", session 34). The
+ * mapping in use is re-balanced for a smaller gain
+ * (ADAPT_REBALANCE_AHEAD: 4 %), but only when the gain held for
+ * ADAPT_REBALANCE_RUN windows in a row: a window's sums still carry noise,
+ * and re-balancing on every window that showed 4 % ran 4-7x more
+ * re-partitions (each moves a partition's state to another core) and made
+ * bfs small slower in three runs of three. The one-quantum limit on how
+ * far a thread runs ahead, the serial step and the memory partitions that
+ * never run ahead are part of B(k), which is learned from the wall time
+ * as before. */
+static void tsum_add(const struct engine *e, const int *owner, double *acc)
+{
+    for (unsigned p = 0; p < e->n_parts; p++)
+        acc[owner[p]] += (double)e->rt[p]->sample_ns;
+}
+
+static double tsum_max(const struct engine *e, const double *acc)
+{
+    double m = 0;
+    for (unsigned t = 0; t < e->n_threads; t++)
+        m = MAX(m, acc[t]);
     return m;
 }
 
@@ -323,6 +364,11 @@ static void window_end(struct engine *e, uint64_t now)
         eng_spin_policy(e, desched);
     }
     int cur = a->cur;
+    if (e->ahead_on) { /* NOTE(adapt-ahead) */
+        for (unsigned i = 0; i < a->n_cand; i++)
+            a->msum[i] = tsum_max(e, &a->tsum[(size_t)i * e->n_threads]);
+        a->msum_act = tsum_max(e, &a->tsum[(size_t)a->n_cand * e->n_threads]);
+    }
     if (a->win_samples && a->win_quanta) {
         double s = (double)a->win_samples, q = (double)a->win_quanta;
         double serial = (double)a->win_serial_ns / q, m_act = a->msum_act / s;
@@ -336,6 +382,7 @@ static void window_end(struct engine *e, uint64_t now)
             if (a->b_ok[i] && (int)i != cur && w >= a->b_until[i])
                 a->b_ok[i] = false; /* stale: the machine may have changed */
         double t_cur = m_act + a->b[cur];
+        double rebalance = e->ahead_on ? ADAPT_REBALANCE_AHEAD : ADAPT_REBALANCE;
         int best = cur;
         double t_best = t_cur;
         bool move = false;
@@ -345,13 +392,23 @@ static void window_end(struct engine *e, uint64_t now)
              * the same count re-balanced: when M drops by 10% */
             bool better = a->cand[i] < a->cand[cur]   ? t < ADAPT_DOWN * t_cur
                           : a->cand[i] > a->cand[cur] ? t < (1.0 - e->cfg.adapt_gain) * t_cur
-                                                      : t < ADAPT_REBALANCE * t_cur;
+                                                      : t < rebalance * t_cur;
             if (better && t < t_best) {
                 best = i;
                 t_best = t;
                 move = true;
             }
         }
+        /* NOTE(adapt-ahead): with running ahead, the count in use is
+         * re-balanced only when that paid in ADAPT_REBALANCE_RUN windows in
+         * a row. */
+        bool rebal = move && best == cur;
+        if (!rebal)
+            a->reb_run = 0;
+        else if (e->ahead_on && ++a->reb_run < ADAPT_REBALANCE_RUN)
+            move = false;
+        else
+            a->reb_run = 0;
         if (e->cfg.adapt_trace)
             fprintf(stderr, "gpusim: engine window %llu: %u threads, %.2f ms, %llu quanta (%llu sampled), M %.2f us, "
                     "B %.2f us%s; next: %u threads%s, T %.2f us (now %.2f us)\n",
@@ -383,6 +440,7 @@ static void window_end(struct engine *e, uint64_t now)
     a->win_quanta = a->win_samples = a->win_serial_ns = 0;
     a->msum_act = 0;
     memset(a->msum, 0, sizeof a->msum);
+    memset(a->tsum, 0, (a->n_cand + 1u) * e->n_threads * sizeof *a->tsum);
     a->seg_start_ns = now;
     snapshot(e);
 }
@@ -408,10 +466,16 @@ static void sample(struct engine *e, bool measured)
     if (!measured)
         return;
     a->win_samples++;
-    for (unsigned i = 0; i < a->n_cand; i++)
-        a->msum[i] += a->cand[i] == 1 ? (double)sum : span(e, a->cand[i], &a->map[(size_t)i * e->n_parts]);
     for (unsigned p = 0; p < e->n_parts; p++)
         e->owner_tmp[p] = e->parts[p].owner;
+    if (e->ahead_on) { /* NOTE(adapt-ahead): per-thread sums, maxima at the window's end */
+        for (unsigned i = 0; i < a->n_cand; i++)
+            tsum_add(e, &a->map[(size_t)i * e->n_parts], &a->tsum[(size_t)i * e->n_threads]);
+        tsum_add(e, e->owner_tmp, &a->tsum[(size_t)a->n_cand * e->n_threads]);
+        return;
+    }
+    for (unsigned i = 0; i < a->n_cand; i++)
+        a->msum[i] += a->cand[i] == 1 ? (double)sum : span(e, a->cand[i], &a->map[(size_t)i * e->n_parts]);
     a->msum_act += span(e, e->n_active, e->owner_tmp);
 }
 
@@ -461,6 +525,7 @@ void eng_adapt_begin_run(struct engine *e)
         for (unsigned i = 0; i < a->n_cand; i++)
             a->hold[i] = ADAPT_HOLD_MIN;
         a->map = xcalloc((size_t)a->n_cand * e->n_parts, sizeof *a->map);
+        a->tsum = xcalloc((a->n_cand + 1u) * (size_t)n, sizeof *a->tsum);
         a->cpu0 = xcalloc(n, sizeof *a->cpu0);
         a->sleep0 = xcalloc(n, sizeof *a->sleep0);
         a->clk0 = xcalloc(n, sizeof *a->clk0);
@@ -544,6 +609,7 @@ void eng_adapt_free(struct engine *e)
     if (!a)
         return;
     free(a->map);
+    free(a->tsum);
     free(a->cpu0);
     free(a->sleep0);
     free(a->clk0);
