@@ -236,6 +236,11 @@ int eng_finalize(struct engine *e, struct diag *d)
 }
 
 ps_t eng_lookahead(const struct engine *e) { return e->lookahead; }
+ps_t eng_quantum(const struct engine *e) { return e->quantum; }
+unsigned eng_n_partitions(const struct engine *e) { return e->n_parts; }
+unsigned eng_n_units(const struct engine *e) { return e->n_units; }
+ps_t eng_now(const struct engine *e) { return e->q_start; }
+int eng_ctx_thread(const struct eng_ctx *ctx) { return ctx->index; }
 
 void eng_thread_report_add(struct eng_thread_report *acc, const struct eng_thread_report *r)
 {
@@ -255,11 +260,6 @@ void eng_thread_report_add(struct eng_thread_report *acc, const struct eng_threa
     acc->ahead_wait_s += r->ahead_wait_s;
     acc->parked_s += r->parked_s;
 }
-ps_t eng_quantum(const struct engine *e) { return e->quantum; }
-unsigned eng_n_partitions(const struct engine *e) { return e->n_parts; }
-unsigned eng_n_units(const struct engine *e) { return e->n_units; }
-ps_t eng_now(const struct engine *e) { return e->q_start; }
-int eng_ctx_thread(const struct eng_ctx *ctx) { return ctx->index; }
 
 void eng_unit_bind(struct eng_ctx *ctx, uint32_t unit, void *self)
 {

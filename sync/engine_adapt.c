@@ -46,7 +46,9 @@
  *    balanced mapping (greedy, heaviest partition first, to the least loaded
  *    thread, by smoothed per-partition weights) would have cut M by 10% on
  *    the window's own quanta, it is applied. Moving a partition costs a
- *    cache refill on its new core, so small gains are not worth it.
+ *    cache refill on its new core, so small gains are not worth it. With
+ *    running ahead, M is each thread's window sum and the threshold 4 %
+ *    held over several windows (NOTE(adapt-ahead)).
  * Besides, the CPU-time clocks of the running threads tell whether they
  * were runnable but off a CPU for over 20% of the window (descheduled);
  * barrier waiters then sleep at once instead of spinning (eng_spin_policy),
@@ -389,7 +391,8 @@ static void window_end(struct engine *e, uint64_t now)
         for (int i = 0; i < (int)a->n_cand; i++) {
             double t = a->msum[i] / s + overhead(a, i, serial);
             /* fewer threads: when not slower; more: when faster by the gain;
-             * the same count re-balanced: when M drops by 10% */
+             * the same count re-balanced: when T drops by 10% (4 % with
+             * running ahead, NOTE(adapt-ahead)) */
             bool better = a->cand[i] < a->cand[cur]   ? t < ADAPT_DOWN * t_cur
                           : a->cand[i] > a->cand[cur] ? t < (1.0 - e->cfg.adapt_gain) * t_cur
                                                       : t < rebalance * t_cur;
