@@ -609,20 +609,20 @@ static void run_ahead(struct engine *e, struct eng_ctx *ctx)
      * barrier is released. The debug re-partitioner waits as long as it
      * takes, so that tests do not depend on host timing for runs ahead. */
     uint32_t lim = e->cfg.debug_seed ? UINT32_MAX : AHEAD_SPIN;
-    for (unsigned i = 0; i < ctx->n_active_q; i++) {
+    bool ready = true;
+    for (unsigned i = 0; ready && i < ctx->n_active_q; i++) {
         const struct eng_ctx *o = &e->threads[i];
-        for (uint32_t k = 0; at_load_acq_u64(&o->mem_done) < want; k++) {
-            if (k >= lim) {
-                ctx->rep.ahead_wait_s += ns_to_s(sync_mono_ns() - ctx->t_arrive_ns);
-                return;
-            }
+        for (uint32_t k = 0; ready && at_load_acq_u64(&o->mem_done) < want; k++) {
+            ready = k < lim;
             cpu_relax();
         }
     }
-    bool sampled = eng_sampled(e, want);
-    uint64_t t0 = sync_mono_ns(), t = t0;
+    uint64_t t0 = sync_mono_ns(), t = t0; /* the spin's end: what it waited counts either way */
     if (t0 > ctx->t_arrive_ns)
         ctx->rep.ahead_wait_s += ns_to_s(t0 - ctx->t_arrive_ns);
+    if (!ready)
+        return;
+    bool sampled = eng_sampled(e, want);
     eng_drain_ahead(e, ctx);
     ps_t t_end = ctx->t_end, sent = ctx->sent_min;
     unsigned parity = ctx->parity;
