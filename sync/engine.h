@@ -287,9 +287,19 @@ struct eng_result {
 };
 
 /* Host threads for eng_run_opts.threads = 0: the CPUs this process may use
- * that are idle now (/proc/stat sampled for sample_ms, else the load
- * average), at least 1, at most the physical cores. */
-unsigned eng_auto_threads(unsigned sample_ms);
+ * that are idle now (NOTE(auto-threads) in engine_threads.c: the online CPUs
+ * minus the other tasks that stay runnable over about 1 ms, else minus the
+ * 1-minute load average), at least 1, at most the CPUs of the process's
+ * binding; eng_threads_map then caps it at the physical cores. */
+unsigned eng_auto_threads(void);
+/* Its parts, for tests: eng_parse_loadavg reads /proc/loadavg's text
+ * ("l1 l5 l15 runnable/total pid"): 0 with *load1 set and *runnable the
+ * runnable count (-1 when that field is missing or malformed), -1 when not
+ * even the load averages parse. eng_auto_count: the count from the online
+ * CPUs, the CPUs the process may use, the least runnable count seen (< 1:
+ * unknown, use load1) and the 1-minute load. */
+int eng_parse_loadavg(const char *text, double *load1, long *runnable);
+unsigned eng_auto_count(unsigned online, unsigned allowed, long runnable, double load1);
 
 /* Run until the serial hook stops, everything is idle, max_time or stop_flag.
  * Can be called again to continue (threads are created per call; partition

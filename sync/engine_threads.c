@@ -87,7 +87,7 @@ static int plan_threads(struct engine *e, const struct eng_run_opts *o, unsigned
     if (n == 0 && e->initialized)
         n = e->n_threads; /* auto: decided once, on the first run */
     if (n == 0 && e->n_parts > 1) {
-        n = eng_auto_threads(40);
+        n = eng_auto_threads();
         if (e->topo_ready && n > topo_physical_cores(&e->topo))
             n = topo_physical_cores(&e->topo);
     }
@@ -418,41 +418,61 @@ bool eng_park(struct eng_ctx *ctx)
 
 /* ------------------------------------------------------ automatic count */
 
-/* Idle CPUs over the last sample_ms from /proc/stat (the aggregate "cpu"
- * line: idle + iowait jiffies over all jiffies, times the CPUs); -1 when it
- * cannot be read. */
-static double idle_cpus_procstat(unsigned sample_ms, unsigned online)
-{
-    unsigned long long a[2][10];
-    for (int k = 0; k < 2; k++) {
-        if (k)
-            nanosleep(&(struct timespec){sample_ms / 1000u, (long)(sample_ms % 1000u) * 1000000L}, NULL);
-        FILE *f = fopen("/proc/stat", "r");
-        if (!f)
-            return -1.0;
-        memset(a[k], 0, sizeof a[k]);
-        int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &a[k][0], &a[k][1], &a[k][2],
-                       &a[k][3], &a[k][4], &a[k][5], &a[k][6], &a[k][7], &a[k][8], &a[k][9]);
-        fclose(f);
-        if (n < 5)
-            return -1.0;
-    }
-    unsigned long long tot = 0, idle = (a[1][3] - a[0][3]) + (a[1][4] - a[0][4]);
-    for (int i = 0; i < 8; i++) /* guest time (8, 9) is already in user time */
-        tot += a[1][i] - a[0][i];
-    if (tot == 0)
-        return -1.0;
-    return (double)online * (double)idle / (double)tot;
-}
-
 /* NOTE(auto-threads): the default thread count is the number of CPUs that
  * are idle now, so that a run started next to other jobs (a sweep on a
  * shared server) does not put two threads on one busy core; the adaptive
  * engine (engine_adapt.c) corrects a bad guess at run time, so the guess
- * only needs to be roughly right. /proc/stat is sampled for sample_ms (40
- * ms: 8 clock ticks per CPU at 100 Hz); without it, the 1-minute load
- * average stands in. */
-unsigned eng_auto_threads(unsigned sample_ms)
+ * only needs to be roughly right, and it must be cheap: every run that
+ * leaves --threads at its default pays it before its first quantum.
+ *
+ * Source: the kernel's count of runnable tasks, the fourth field of
+ * /proc/loadavg ("runnable/total"), read ENG_AUTO_READS times
+ * ENG_AUTO_GAP_US apart (about 1 ms in all). The least of the reads counts
+ * the tasks that stayed runnable throughout: a CPU-bound job always is, a
+ * shell or a kernel worker that happens to run at one read is not. The
+ * calling thread is one of them (it is running while it reads), so the
+ * other jobs are that count - 1, and the idle CPUs are the online CPUs
+ * minus those. When the field cannot be read, the 1-minute load average
+ * stands in for it.
+ *
+ * Until session 35 the count came from /proc/stat's idle time sampled over
+ * 40 ms: every default run slept 40 ms before it started, which made
+ * `gpusim run vectoradd --size tiny` 5x slower by default than with
+ * --threads 1 (0.05 s against 0.01 s) and a 0.5 s run on a busy machine
+ * 1.38x slower (bench/speed --busy 2, compute1 small), against issue 13's
+ * "no default run more than 5 % slower than one thread". Two jobs that
+ * started together also each saw the other's CPUs idle over the sample
+ * (neither had begun computing) and both took every CPU; a job that
+ * starts next to a running one now sees it at once. */
+enum { ENG_AUTO_READS = 5, ENG_AUTO_GAP_US = 200 };
+
+int eng_parse_loadavg(const char *text, double *load1, long *runnable)
+{
+    double l1, l5, l15;
+    long run, total;
+    char c;
+    int n = sscanf(text, "%lf %lf %lf %ld/%ld%c", &l1, &l5, &l15, &run, &total, &c);
+    if (n < 3 || !(l1 >= 0))
+        return -1;
+    *load1 = l1;
+    *runnable = (n >= 5 && run >= 1 && total >= run) ? run : -1;
+    return 0;
+}
+
+unsigned eng_auto_count(unsigned online, unsigned allowed, long runnable, double load1)
+{
+    if (allowed > online)
+        allowed = online;
+    if (allowed <= 1)
+        return 1;
+    double idle = runnable >= 1 ? (double)online - (double)(runnable - 1) : (double)online - load1;
+    long n = lround(idle);
+    if (n > (long)allowed)
+        n = (long)allowed;
+    return n < 1 ? 1u : (unsigned)n;
+}
+
+unsigned eng_auto_threads(void)
 {
     long onl = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned online = onl > 0 ? (unsigned)onl : 1u;
@@ -463,19 +483,25 @@ unsigned eng_auto_threads(unsigned sample_ms)
         allowed = (unsigned)CPU_COUNT(&set);
     if (allowed <= 1)
         return 1;
-    double idle = idle_cpus_procstat(sample_ms, online);
-    if (idle < 0) {
-        double load = 0;
+    long runnable = -1;
+    double load1 = 0;
+    for (int k = 0; k < ENG_AUTO_READS; k++) {
+        if (k)
+            nanosleep(&(struct timespec){0, ENG_AUTO_GAP_US * 1000L}, NULL);
+        char buf[128];
         FILE *f = fopen("/proc/loadavg", "r");
-        if (f) {
-            if (fscanf(f, "%lf", &load) != 1)
-                load = 0;
-            fclose(f);
-        }
-        idle = (double)online - load;
+        if (!f)
+            break;
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[len] = 0;
+        long r;
+        if (eng_parse_loadavg(buf, &load1, &r) != 0)
+            break;
+        if (r < 1) /* no runnable field: the load average alone */
+            break;
+        if (runnable < 0 || r < runnable)
+            runnable = r;
     }
-    long n = lround(idle);
-    if (n > (long)allowed)
-        n = (long)allowed;
-    return n < 1 ? 1u : (unsigned)n;
+    return eng_auto_count(online, allowed, runnable, load1);
 }

@@ -1,6 +1,6 @@
 /* tests/tap.h: a small TAP (Test Anything Protocol) producer for gpusim tests.
  *
- * Each test program prints a plan ("1..N", or at the end with tap_done()),
+ * Each test program prints a plan ("1..N", or at the end with tap_exit()),
  * one "ok N - name" / "not ok N - name" line per check, with "# file:line"
  * diagnostics that show both operands on failure, "# SKIP" and "Bail out!".
  * The checks never depend on NDEBUG. Output is line-buffered so that ctest
@@ -8,7 +8,7 @@
  *
  * Usage:
  *   int main(void) {
- *       tap_plan(3);                 // or tap_no_plan() ... tap_done()
+ *       tap_plan(3);                 // or tap_no_plan() ... tap_exit()
  *       TAP_OK(x == 1, "x is one");
  *       TAP_EQ_U64(a, b, "counters match");
  *       TAP_STREQ(s, "abc", "string");
