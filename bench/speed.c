@@ -145,6 +145,7 @@ struct bench {
     unsigned n_threads;
     unsigned max_threads;          /* --max-threads */
     unsigned busy;                 /* --busy: CPU-bound background processes per run */
+    int pin;                       /* --pin: gs_host_opts.pin of every run (default 3, auto, as gpusim run) */
     unsigned repeat;               /* --repeat: runs per cell, the median (kernel s) is kept */
     int compute_iters;             /* --compute-iters: loop trips of compute1/compute4 */
     double bar_arrive_ns, bar_release_ns; /* --barrier-ns: projection's barrier cost model */
@@ -321,10 +322,12 @@ static struct run_result run_in_child(const struct bench *b, const struct bwl *w
                                       const char *const *overrides, unsigned threads)
 {
     struct run_result r = {0};
-    /* pin 1 = one thread per physical core first, the default of
-     * `gpusim run`, so the numbers are what a user of the CLI sees;
+    /* --pin (default auto, the default of `gpusim run`, so the numbers are
+     * what a user of the CLI sees: pinned one per physical core only when
+     * the run's threads take every CPU; until session 35 every run was
+     * pinned so, and a 1-thread run on a busy machine sat on CPU 0);
      * threads 0 = the default (auto). */
-    gs_host_opts host = {.threads = threads, .pin = 1};
+    gs_host_opts host = {.threads = threads, .pin = b->pin};
     struct wl_run_opts o = {
         .config = config,
         .overrides = overrides,
@@ -457,24 +460,15 @@ static int cmp_kernel_s(const void *x, const void *y)
     return (a->r.kernel_s > b->r.kernel_s) - (a->r.kernel_s < b->r.kernel_s);
 }
 
-/* --repeat N: N runs, the one with the median kernel seconds is kept (a
- * failure anywhere is kept, so that it shows). */
-static void measure(const struct bench *b, unsigned ci, unsigned wi, unsigned mi, unsigned ti, struct cell *c)
+/* The run of n to report: the one with the median kernel seconds, or a
+ * failure when any run failed (so that it shows). Sorts runs. */
+static void pick_median(struct cell *runs, unsigned n, struct cell *c)
 {
-    unsigned n = b->repeat ? b->repeat : 1;
-    struct cell *runs = calloc(n, sizeof *runs);
-    if (!runs) {
-        measure_once(b, ci, wi, mi, ti, c);
-        return;
-    }
-    for (unsigned i = 0; i < n; i++)
-        measure_once(b, ci, wi, mi, ti, &runs[i]);
     qsort(runs, n, sizeof *runs, cmp_kernel_s);
     unsigned fail = 0;
     while (fail < n && runs[fail].r.status == WL_PASS)
         fail++;
     *c = fail < n ? runs[fail] : runs[n / 2];
-    free(runs);
 }
 
 /* ------------------------------------------------------------ derived */
@@ -744,12 +738,35 @@ static void print_projection(const struct bench *b)
         printf("\n");
 }
 
+/* --pin values: gs_host_opts.pin (include/gpusim.h: 0 none, 1 cores, 2 compact, 3 auto). */
+static const char *const pin_names[] = {"none", "cores", "compact", "auto"};
+
+static const char *pin_name(int pin) { return pin >= 0 && pin <= 3 ? pin_names[pin] : "?"; }
+
+static int pin_parse(const char *s)
+{
+    for (int p = 0; p <= 3; p++)
+        if (!strcmp(s, pin_names[p]))
+            return p;
+    return -1;
+}
+
+static const char *pin_text(int pin)
+{
+    switch (pin) {
+    case 0: return "none (the OS places the threads)";
+    case 1: return "one thread per physical core first (--pin cores)";
+    case 2: return "compact (--pin compact)";
+    default: return "auto, as gpusim run (one per physical core when a run's threads take every CPU, else none)";
+    }
+}
+
 static void print_markdown(const struct bench *b)
 {
     printf("# gpusim timing-mode speed and scaling%s\n\n", b->quick ? " (--quick)" : "");
     machine_print_markdown(&b->m);
-    printf("- workload size %s, seed 1; %u run(s) per cell (the median kept); threads pinned one per physical core "
-           "first\n", wl_size_name(b->size), b->repeat ? b->repeat : 1);
+    printf("- workload size %s, seed 1; %u run(s) per cell (the median kept); pinning: %s\n", wl_size_name(b->size),
+           b->repeat ? b->repeat : 1, pin_text(b->pin));
     if (b->busy)
         printf("- **busy machine**: %u CPU-bound background processes ran during every measured run\n", b->busy);
     else
@@ -835,6 +852,7 @@ static void write_json(struct json_writer *w, void *arg)
     jw_double(w, "load_average_start", b->load_start);
     jw_double(w, "load_average_end", b->load_end);
     jw_u64(w, "busy_processes", b->busy);
+    jw_str(w, "pin", pin_name(b->pin));
     jw_u64(w, "runs_per_cell", b->repeat ? b->repeat : 1);
     jw_obj_begin(w, "targets");
     jw_double(w, "warp_insts_per_second_1thread", TARGET_WARP_IPS);
@@ -947,6 +965,7 @@ static void usage(FILE *out)
     fputs("usage: speed [--quick] [--workloads a,b,...] [--size tiny|small|medium|large]\n"
           "             [--configs gtx480,fermi16,fermi24] [--max-threads N | --threads LIST]\n"
           "             [--modes exact,nosteal,relaxed4,relaxed16] [--busy N] [--repeat N] [--compute-iters N]\n"
+          "             [--pin auto|cores|compact|none]\n"
           "             [--barrier-ns A,B] [--msg-ns N] [--json FILE] [--help]\n"
           "Timing-mode speed and scaling: every workload x config x mode x threads, one run each.\n"
           "  --quick        tiny size, gtx480, threads 1 and 2, sgemm and bfs (CI smoke)\n"
@@ -959,6 +978,7 @@ static void usage(FILE *out)
           "                 default exact,relaxed4,relaxed16\n"
           "  --busy N       N CPU-bound background processes during every measured run (default 0)\n"
           "  --repeat N     runs per cell; the one with the median kernel time is reported (default 1)\n"
+          "  --pin P        thread pinning of every run, as gpusim run --pin (default auto, gpusim run's)\n"
           "  --compute-iters N  loop trips of computeN (default 4000)\n"
           "  --barrier-ns A,B   projection: barrier cost A ns x threads + B ns per quantum (default 0,1290)\n"
           "  --msg-ns N     projection: cost of one message crossing threads, per quantum (default 93)\n"
@@ -1064,6 +1084,12 @@ static int parse_args(struct bench *b, int argc, char **argv, char **lists)
             if (*end || n < 0 || n > MAX_BUSY)
                 return usage_error("--busy needs a number from 0 to 1024, got '%s'", v);
             b->busy = (unsigned)n;
+            i++;
+        } else if (!strcmp(a, "--pin")) {
+            int p = pin_parse(v);
+            if (p < 0)
+                return usage_error("--pin takes auto, cores, compact or none, got '%s'", v);
+            b->pin = p;
             i++;
         } else if (!strcmp(a, "--repeat")) {
             char *end;
@@ -1193,6 +1219,7 @@ int main(int argc, char **argv)
         perror("speed");
         return 1;
     }
+    b->pin = 3; /* auto, as gpusim run */
     machine_probe(&b->m);
     int rc = parse_args(b, argc, argv, lists);
     if (rc >= 0)
@@ -1211,34 +1238,55 @@ int main(int argc, char **argv)
 
     double t_start = now_s();
     b->load_start = b->load_end = load_average();
-    size_t done = 0;
+    size_t done = 0, n_runs = n_cells * (b->repeat ? b->repeat : 1);
+    /* NOTE(interleave): with --repeat N the thread counts of a (config,
+     * workload, mode) are measured in N rounds, each round every count once
+     * in turn, and each cell reports its median; a machine whose speed
+     * drifts (the 2-core VM's varied by 40 % within an hour) then slows or
+     * speeds all counts alike, so the speed-ups and the default-threads
+     * check, ratios within one run, compare runs made side by side. Until
+     * session 35 the N runs of one count came one after another. */
+    unsigned reps = b->repeat ? b->repeat : 1;
+    struct cell *runs = calloc((size_t)b->n_threads * reps, sizeof *runs);
+    if (!runs) {
+        perror("speed");
+        rc = 1;
+        goto out;
+    }
     for (unsigned ci = 0; ci < b->n_cfgs; ci++)
         for (unsigned wi = 0; wi < b->n_wls; wi++)
-            for (unsigned mi = 0; mi < b->n_modes; mi++)
-                for (unsigned ti = 0; ti < b->n_threads; ti++) {
-                    struct cell *c = cell_at(b, ci, wi, mi, ti);
-                    char tl[16];
-                    if (b->threads[ti] == THREADS_AUTO)
-                        snprintf(tl, sizeof tl, "auto");
-                    else
-                        snprintf(tl, sizeof tl, "%u", b->threads[ti]);
-                    fprintf(stderr, "[%zu/%zu] %s %s %s %s threads=%s%s ...\n", ++done, n_cells, b->cfgs[ci].name,
-                            b->wls[wi].name, wl_size_name(b->size), b->modes[mi].name, tl,
-                            b->busy ? " (busy)" : "");
-                    measure(b, ci, wi, mi, ti, c);
-                    char st[64];
-                    fprintf(stderr, "        %.2f s in kernels, %.2f s run, %.2f CPU s, %.3f M warp-insts/s, "
-                            "%.1f MiB, %.2f threads active, %llu re-partitions: %s\n",
-                            c->r.kernel_s, c->r.run_s, c->cpu_s, rate(c->r.warp_insts, c->r.kernel_s) * 1e-6,
-                            (double)c->maxrss_kib / 1024.0, active_mean(c),
-                            (unsigned long long)c->r.adapt.repartitions, status_text(c, st, sizeof st));
-                    if (!cell_ok(c))
-                        rc = 1;
-                    b->total_s = now_s() - t_start;
-                    b->load_end = load_average();
-                    if (write_json_file(b))
-                        rc = 1;
-                }
+            for (unsigned mi = 0; mi < b->n_modes; mi++) {
+                for (unsigned k = 0; k < reps; k++)
+                    for (unsigned ti = 0; ti < b->n_threads; ti++) {
+                        struct cell *c = &runs[(size_t)ti * reps + k];
+                        char tl[16];
+                        if (b->threads[ti] == THREADS_AUTO)
+                            snprintf(tl, sizeof tl, "auto");
+                        else
+                            snprintf(tl, sizeof tl, "%u", b->threads[ti]);
+                        fprintf(stderr, "[%zu/%zu] %s %s %s %s threads=%s%s ...\n", ++done, n_runs,
+                                b->cfgs[ci].name, b->wls[wi].name, wl_size_name(b->size), b->modes[mi].name, tl,
+                                b->busy ? " (busy)" : "");
+                        measure_once(b, ci, wi, mi, ti, c);
+                        char st[64];
+                        fprintf(stderr, "        %.2f s in kernels, %.2f s run, %.2f CPU s, %.3f M warp-insts/s, "
+                                "%.1f MiB, %.2f threads active, %llu re-partitions: %s\n",
+                                c->r.kernel_s, c->r.run_s, c->cpu_s, rate(c->r.warp_insts, c->r.kernel_s) * 1e-6,
+                                (double)c->maxrss_kib / 1024.0, active_mean(c),
+                                (unsigned long long)c->r.adapt.repartitions, status_text(c, st, sizeof st));
+                        if (k + 1 == reps) { /* the cell's last run: its median is known */
+                            struct cell *cell = cell_at(b, ci, wi, mi, ti);
+                            pick_median(&runs[(size_t)ti * reps], reps, cell);
+                            if (!cell_ok(cell))
+                                rc = 1;
+                        }
+                        b->total_s = now_s() - t_start;
+                        b->load_end = load_average();
+                        if (write_json_file(b))
+                            rc = 1;
+                    }
+            }
+    free(runs);
     print_markdown(b);
     fflush(stdout);
     if (rc)
