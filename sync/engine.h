@@ -290,7 +290,8 @@ struct eng_result {
  * that are idle now (NOTE(auto-threads) in engine_threads.c: the online CPUs
  * minus the other tasks that stay runnable over about 1 ms, else minus the
  * 1-minute load average), at least 1, at most the CPUs of the process's
- * binding; eng_threads_map then caps it at the physical cores. */
+ * binding and at most a cgroup CPU bandwidth limit (NOTE(auto-quota));
+ * eng_threads_map then caps it at the physical cores. */
 unsigned eng_auto_threads(void);
 /* Its parts, for tests: eng_parse_loadavg reads /proc/loadavg's text
  * ("l1 l5 l15 runnable/total pid"): 0 with *load1 set and *runnable the
@@ -300,6 +301,13 @@ unsigned eng_auto_threads(void);
  * unknown, use load1) and the 1-minute load. */
 int eng_parse_loadavg(const char *text, double *load1, long *runnable);
 unsigned eng_auto_count(unsigned online, unsigned allowed, long runnable, double load1);
+/* The CPUs a cgroup CPU bandwidth limit allows (NOTE(auto-quota) in
+ * engine_threads.c; eng_auto_threads caps its count at it): from cgroup
+ * v2's cpu.max text ("QUOTA PERIOD", or "max PERIOD": none) and from v1's
+ * cpu.cfs_quota_us (-1: none) and cpu.cfs_period_us texts; 0 = no limit or
+ * malformed. */
+double eng_parse_cpu_max(const char *text);
+double eng_parse_cfs(const char *quota_text, const char *period_text);
 
 /* Run until the serial hook stops, everything is idle, max_time or stop_flag.
  * Can be called again to continue (threads are created per call; partition

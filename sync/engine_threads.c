@@ -471,6 +471,152 @@ unsigned eng_auto_count(unsigned online, unsigned allowed, long runnable, double
     return n < 1 ? 1u : (unsigned)n;
 }
 
+/* NOTE(auto-quota): a cgroup CPU bandwidth limit (docker --cpus,
+ * Kubernetes CPU limits, systemd CPUQuota) lets the process's threads
+ * together use quota / period CPUs, whatever the affinity mask says; more
+ * threads than that are throttled in turn, and a thread throttled while
+ * the others wait at a barrier stalls them all. So the automatic count is
+ * at most the limit (rounded down, at least 1): the least over the
+ * process's cgroup and its ancestors up to the mount's root, in the
+ * unified hierarchy (cpu.max: "max PERIOD" or "QUOTA PERIOD") and in a v1
+ * hierarchy with the cpu controller (cpu.cfs_quota_us, -1 for none, and
+ * cpu.cfs_period_us). Mount points come from /proc/self/mountinfo, the
+ * process's paths from /proc/self/cgroup. Anything unreadable means no
+ * limit. An explicit --threads N is never capped. */
+double eng_parse_cpu_max(const char *text)
+{
+    char q[32];
+    double period;
+    if (sscanf(text, "%31s %lf", q, &period) != 2 || !(period > 0))
+        return 0;
+    char *end;
+    double quota = strtod(q, &end);
+    if (end == q || *end || !(quota > 0))
+        return 0; /* "max": no limit */
+    return quota / period;
+}
+
+double eng_parse_cfs(const char *quota_text, const char *period_text)
+{
+    char *end;
+    double quota = strtod(quota_text, &end), period;
+    if (end == quota_text || !(quota > 0))
+        return 0; /* -1: no limit */
+    period = strtod(period_text, &end);
+    if (end == period_text || !(period > 0))
+        return 0;
+    return quota / period;
+}
+
+/* Whether the comma-separated list has the item. */
+static bool list_has(const char *list, const char *item)
+{
+    size_t n = strlen(item);
+    for (const char *p = list; p && *p;) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (len == n && !strncmp(p, item, n))
+            return true;
+        p = c ? c + 1 : NULL;
+    }
+    return false;
+}
+
+/* The text of a small file (at most len - 1 bytes), or NULL. */
+static char *read_small(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return n ? buf : NULL;
+}
+
+/* The limit at one cgroup directory: v2 (cpu.max) or v1 (cfs files); 0 = none. */
+static double limit_at(const char *dir, bool v2)
+{
+    char path[4096 + 32], a[64], b[64];
+    if (v2) {
+        snprintf(path, sizeof path, "%s/cpu.max", dir);
+        return read_small(path, a, sizeof a) ? eng_parse_cpu_max(a) : 0;
+    }
+    snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", dir);
+    if (!read_small(path, a, sizeof a))
+        return 0;
+    snprintf(path, sizeof path, "%s/cpu.cfs_period_us", dir);
+    return read_small(path, b, sizeof b) ? eng_parse_cfs(a, b) : 0;
+}
+
+/* The least limit from mount + (cgroup path less the mount's root) up to
+ * the mount point; 0 = none. */
+static double limit_walk(const char *mount, const char *root, const char *cg, bool v2)
+{
+    size_t rl = strlen(root);
+    const char *rel = cg;
+    if (strcmp(root, "/") && !strncmp(cg, root, rl) && (cg[rl] == '/' || cg[rl] == 0))
+        rel = cg + rl;
+    char dir[4096];
+    int w = snprintf(dir, sizeof dir, "%s%s", mount, strcmp(rel, "/") ? rel : "");
+    if (w < 0 || (size_t)w >= sizeof dir)
+        return 0;
+    size_t ml = strlen(mount);
+    double best = 0;
+    for (;;) {
+        double l = limit_at(dir, v2);
+        if (l > 0 && (best == 0 || l < best))
+            best = l;
+        char *slash = strrchr(dir, '/');
+        if (strlen(dir) <= ml || !slash || (size_t)(slash - dir) < ml)
+            break;
+        *slash = 0;
+    }
+    return best;
+}
+
+static double cgroup_cpu_limit(void)
+{
+    /* the process's cgroup paths: "0::/p" (v2), "N:cpu,cpuacct:/p" (v1 cpu) */
+    char cg2[4096] = "", cg1[4096] = "", line[8192];
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2)
+            continue;
+        *c2 = 0;
+        if (!strcmp(line, "0") && c2 == c1 + 1)
+            snprintf(cg2, sizeof cg2, "%s", c2 + 1);
+        else if (list_has(c1 + 1, "cpu"))
+            snprintf(cg1, sizeof cg1, "%s", c2 + 1);
+    }
+    fclose(f);
+    /* mount points: "id parent maj:min root mountpoint opts ... - fstype source superopts" */
+    f = fopen("/proc/self/mountinfo", "r");
+    if (!f)
+        return 0;
+    double best = 0;
+    while (fgets(line, sizeof line, f)) {
+        char root[4096], mnt[4096], fstype[64], super[1024];
+        const char *dash = strstr(line, " - ");
+        if (!dash || sscanf(line, "%*s %*s %*s %4095s %4095s", root, mnt) != 2 ||
+            sscanf(dash + 3, "%63s %*s %1023s", fstype, super) != 2)
+            continue;
+        double l = 0;
+        if (!strcmp(fstype, "cgroup2") && cg2[0])
+            l = limit_walk(mnt, root, cg2, true);
+        else if (!strcmp(fstype, "cgroup") && cg1[0] && list_has(super, "cpu"))
+            l = limit_walk(mnt, root, cg1, false);
+        if (l > 0 && (best == 0 || l < best))
+            best = l;
+    }
+    fclose(f);
+    return best;
+}
+
 unsigned eng_auto_threads(void)
 {
     long onl = sysconf(_SC_NPROCESSORS_ONLN);
@@ -502,5 +648,9 @@ unsigned eng_auto_threads(void)
         if (runnable < 0 || r < runnable)
             runnable = r;
     }
-    return eng_auto_count(online, allowed, runnable, load1);
+    unsigned n = eng_auto_count(online, allowed, runnable, load1);
+    double quota = cgroup_cpu_limit(); /* NOTE(auto-quota) */
+    if (quota > 0 && n > (unsigned)quota)
+        n = quota < 1 ? 1u : (unsigned)quota;
+    return n;
 }

@@ -8,6 +8,9 @@
  *    caller is one of them), else minus the 1-minute load, rounded, at
  *    least 1, at most the CPUs of the process's binding (hand-computed
  *    cases);
+ *  - a cgroup CPU bandwidth limit is read from cgroup v2's cpu.max and
+ *    v1's cpu.cfs_quota_us / cpu.cfs_period_us texts (NOTE(auto-quota));
+ *    "max", -1 and malformed texts mean no limit;
  *  - on this machine, with one CPU-bound child per online CPU running,
  *    eng_auto_threads answers 1 (each child is runnable at every read), and
  *    the answer is always within [1, allowed CPUs].
@@ -62,6 +65,21 @@ static void test_count(void)
     TAP_EQ_U64(eng_auto_count(8, 8, -1, 30.0), 1, "count: load above the CPUs: 1");
 }
 
+static void test_quota(void)
+{
+    TAP_NEAR(eng_parse_cpu_max("200000 100000\n"), 2.0, 1e-12, "cpu.max: 200000 100000 is 2 CPUs");
+    TAP_NEAR(eng_parse_cpu_max("150000 100000"), 1.5, 1e-12, "cpu.max: 150000 100000 is 1.5 CPUs");
+    TAP_NEAR(eng_parse_cpu_max("max 100000\n"), 0.0, 0, "cpu.max: max is no limit");
+    TAP_NEAR(eng_parse_cpu_max("50000"), 0.0, 0, "cpu.max: no period is malformed (no limit)");
+    TAP_NEAR(eng_parse_cpu_max("abc 100000"), 0.0, 0, "cpu.max: a word is malformed (no limit)");
+    TAP_NEAR(eng_parse_cpu_max("100000 0"), 0.0, 0, "cpu.max: a zero period is malformed (no limit)");
+    TAP_NEAR(eng_parse_cpu_max(""), 0.0, 0, "cpu.max: empty text is no limit");
+    TAP_NEAR(eng_parse_cfs("300000\n", "100000\n"), 3.0, 1e-12, "cfs: 300000 / 100000 is 3 CPUs");
+    TAP_NEAR(eng_parse_cfs("50000", "100000"), 0.5, 1e-12, "cfs: half a CPU");
+    TAP_NEAR(eng_parse_cfs("-1\n", "100000\n"), 0.0, 0, "cfs: -1 is no limit");
+    TAP_NEAR(eng_parse_cfs("100000", "x"), 0.0, 0, "cfs: a malformed period is no limit");
+}
+
 static pid_t spin_child(void)
 {
     pid_t p = fork();
@@ -108,6 +126,7 @@ int main(void)
     tap_no_plan();
     test_parse();
     test_count();
+    test_quota();
     test_machine();
     return tap_exit();
 }
