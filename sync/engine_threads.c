@@ -491,8 +491,8 @@ double eng_parse_cpu_max(const char *text)
         return 0;
     char *end;
     double quota = strtod(q, &end);
-    if (end == q || *end || !(quota > 0))
-        return 0; /* "max": no limit */
+    if (end == q || *end || !(quota > 0) || !isfinite(quota) || !isfinite(period))
+        return 0; /* "max" (or not a number): no limit */
     return quota / period;
 }
 
@@ -503,7 +503,7 @@ double eng_parse_cfs(const char *quota_text, const char *period_text)
     if (end == quota_text || !(quota > 0))
         return 0; /* -1: no limit */
     period = strtod(period_text, &end);
-    if (end == period_text || !(period > 0))
+    if (end == period_text || !(period > 0) || !isfinite(quota) || !isfinite(period))
         return 0;
     return quota / period;
 }
@@ -650,7 +650,7 @@ unsigned eng_auto_threads(void)
     }
     unsigned n = eng_auto_count(online, allowed, runnable, load1);
     double quota = cgroup_cpu_limit(); /* NOTE(auto-quota) */
-    if (quota > 0 && n > (unsigned)quota)
+    if (quota > 0 && quota < (double)n)
         n = quota < 1 ? 1u : (unsigned)quota;
     return n;
 }

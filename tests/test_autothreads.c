@@ -74,6 +74,8 @@ static void test_quota(void)
     TAP_NEAR(eng_parse_cpu_max("abc 100000"), 0.0, 0, "cpu.max: a word is malformed (no limit)");
     TAP_NEAR(eng_parse_cpu_max("100000 0"), 0.0, 0, "cpu.max: a zero period is malformed (no limit)");
     TAP_NEAR(eng_parse_cpu_max(""), 0.0, 0, "cpu.max: empty text is no limit");
+    TAP_NEAR(eng_parse_cpu_max("inf 100000"), 0.0, 0, "cpu.max: an infinite quota is no limit");
+    TAP_NEAR(eng_parse_cfs("nan", "100000"), 0.0, 0, "cfs: not a number is no limit");
     TAP_NEAR(eng_parse_cfs("300000\n", "100000\n"), 3.0, 1e-12, "cfs: 300000 / 100000 is 3 CPUs");
     TAP_NEAR(eng_parse_cfs("50000", "100000"), 0.5, 1e-12, "cfs: half a CPU");
     TAP_NEAR(eng_parse_cfs("-1\n", "100000\n"), 0.0, 0, "cfs: -1 is no limit");
