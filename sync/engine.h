@@ -298,9 +298,10 @@ unsigned eng_auto_threads(void);
  * runnable count (-1 when that field is missing or malformed), -1 when not
  * even the load averages parse. eng_auto_count: the count from the online
  * CPUs, the CPUs the process may use, the least runnable count seen (< 1:
- * unknown, use load1) and the 1-minute load. */
+ * unknown, use load1), the 1-minute load and a cgroup CPU quota in CPUs
+ * (0: none; rounded down, at least 1). */
 int eng_parse_loadavg(const char *text, double *load1, long *runnable);
-unsigned eng_auto_count(unsigned online, unsigned allowed, long runnable, double load1);
+unsigned eng_auto_count(unsigned online, unsigned allowed, long runnable, double load1, double quota);
 /* The CPUs a cgroup CPU bandwidth limit allows (NOTE(auto-quota) in
  * engine_threads.c; eng_auto_threads caps its count at it): from cgroup
  * v2's cpu.max text ("QUOTA PERIOD", or "max PERIOD": none) and from v1's

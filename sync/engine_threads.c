@@ -458,10 +458,12 @@ int eng_parse_loadavg(const char *text, double *load1, long *runnable)
     return 0;
 }
 
-unsigned eng_auto_count(unsigned online, unsigned allowed, long runnable, double load1)
+unsigned eng_auto_count(unsigned online, unsigned allowed, long runnable, double load1, double quota)
 {
     if (allowed > online)
         allowed = online;
+    if (quota > 0 && quota < (double)allowed) /* NOTE(auto-quota): rounded down */
+        allowed = (unsigned)quota;
     if (allowed <= 1)
         return 1;
     double idle = runnable >= 1 ? (double)online - (double)(runnable - 1) : (double)online - load1;
@@ -634,23 +636,13 @@ unsigned eng_auto_threads(void)
         if (k)
             nanosleep(&(struct timespec){0, ENG_AUTO_GAP_US * 1000L}, NULL);
         char buf[128];
-        FILE *f = fopen("/proc/loadavg", "r");
-        if (!f)
-            break;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[len] = 0;
         long r;
-        if (eng_parse_loadavg(buf, &load1, &r) != 0)
+        if (!read_small("/proc/loadavg", buf, sizeof buf) || eng_parse_loadavg(buf, &load1, &r) != 0)
             break;
         if (r < 1) /* no runnable field: the load average alone */
             break;
         if (runnable < 0 || r < runnable)
             runnable = r;
     }
-    unsigned n = eng_auto_count(online, allowed, runnable, load1);
-    double quota = cgroup_cpu_limit(); /* NOTE(auto-quota) */
-    if (quota > 0 && quota < (double)n)
-        n = quota < 1 ? 1u : (unsigned)quota;
-    return n;
+    return eng_auto_count(online, allowed, runnable, load1, cgroup_cpu_limit() /* NOTE(auto-quota) */);
 }

@@ -50,19 +50,25 @@ static void test_parse(void)
 static void test_count(void)
 {
     /* runnable known: online - (runnable - 1) */
-    TAP_EQ_U64(eng_auto_count(16, 16, 1, 9.0), 16, "count: alone on 16 CPUs: 16 (the load average is not used)");
-    TAP_EQ_U64(eng_auto_count(16, 16, 5, 0.0), 12, "count: 4 other tasks on 16 CPUs: 12");
-    TAP_EQ_U64(eng_auto_count(2, 2, 3, 0.0), 1, "count: 2 other tasks on 2 CPUs: 1");
-    TAP_EQ_U64(eng_auto_count(2, 2, 40, 0.0), 1, "count: more tasks than CPUs: at least 1");
-    TAP_EQ_U64(eng_auto_count(16, 4, 1, 0.0), 4, "count: at most the binding (4 of 16)");
-    TAP_EQ_U64(eng_auto_count(16, 4, 14, 0.0), 3, "count: 13 other tasks on 16 CPUs, binding 4: 3");
-    TAP_EQ_U64(eng_auto_count(16, 1, 1, 0.0), 1, "count: a 1-CPU binding: 1");
-    TAP_EQ_U64(eng_auto_count(4, 8, 1, 0.0), 4, "count: a binding larger than the online CPUs is capped");
+    TAP_EQ_U64(eng_auto_count(16, 16, 1, 9.0, 0), 16, "count: alone on 16 CPUs: 16 (the load average is not used)");
+    TAP_EQ_U64(eng_auto_count(16, 16, 5, 0.0, 0), 12, "count: 4 other tasks on 16 CPUs: 12");
+    TAP_EQ_U64(eng_auto_count(2, 2, 3, 0.0, 0), 1, "count: 2 other tasks on 2 CPUs: 1");
+    TAP_EQ_U64(eng_auto_count(2, 2, 40, 0.0, 0), 1, "count: more tasks than CPUs: at least 1");
+    TAP_EQ_U64(eng_auto_count(16, 4, 1, 0.0, 0), 4, "count: at most the binding (4 of 16)");
+    TAP_EQ_U64(eng_auto_count(16, 4, 14, 0.0, 0), 3, "count: 13 other tasks on 16 CPUs, binding 4: 3");
+    TAP_EQ_U64(eng_auto_count(16, 1, 1, 0.0, 0), 1, "count: a 1-CPU binding: 1");
+    TAP_EQ_U64(eng_auto_count(4, 8, 1, 0.0, 0), 4, "count: a binding larger than the online CPUs is capped");
     /* runnable unknown: online - load1, rounded */
-    TAP_EQ_U64(eng_auto_count(8, 8, -1, 2.4), 6, "count: load 2.4 on 8 CPUs: 6 (5.6 rounded)");
-    TAP_EQ_U64(eng_auto_count(8, 8, -1, 2.6), 5, "count: load 2.6 on 8 CPUs: 5 (5.4 rounded)");
-    TAP_EQ_U64(eng_auto_count(8, 8, 0, 0.0), 8, "count: runnable 0 is unknown: the load (0) is used");
-    TAP_EQ_U64(eng_auto_count(8, 8, -1, 30.0), 1, "count: load above the CPUs: 1");
+    TAP_EQ_U64(eng_auto_count(8, 8, -1, 2.4, 0), 6, "count: load 2.4 on 8 CPUs: 6 (5.6 rounded)");
+    TAP_EQ_U64(eng_auto_count(8, 8, -1, 2.6, 0), 5, "count: load 2.6 on 8 CPUs: 5 (5.4 rounded)");
+    TAP_EQ_U64(eng_auto_count(8, 8, 0, 0.0, 0), 8, "count: runnable 0 is unknown: the load (0) is used");
+    TAP_EQ_U64(eng_auto_count(8, 8, -1, 30.0, 0), 1, "count: load above the CPUs: 1");
+    /* a cgroup CPU quota (NOTE(auto-quota)): at most the quota, rounded down, at least 1 */
+    TAP_EQ_U64(eng_auto_count(16, 16, 1, 0.0, 4.0), 4, "count: a 4-CPU quota on 16 idle CPUs: 4");
+    TAP_EQ_U64(eng_auto_count(16, 16, 1, 0.0, 2.5), 2, "count: a 2.5-CPU quota: 2");
+    TAP_EQ_U64(eng_auto_count(16, 16, 1, 0.0, 0.5), 1, "count: half a CPU of quota: 1");
+    TAP_EQ_U64(eng_auto_count(16, 16, 14, 0.0, 4.0), 3, "count: the load below the quota wins (13 others: 3)");
+    TAP_EQ_U64(eng_auto_count(4, 4, 1, 0.0, 8.0), 4, "count: a quota above the CPUs changes nothing");
 }
 
 static void test_quota(void)
