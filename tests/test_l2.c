@@ -418,6 +418,66 @@ static void test_mshr(void)
     mshr_fini(&m);
 }
 
+/* NOTE(mshr-hash): the index against a plain model, with random allocs,
+ * closes, releases and lookups (a run with every key on one home place,
+ * where deletions must shift the others back, and a random one). */
+static void test_mshr_index(void)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        struct mshr m;
+        uint32_t n = pass == 0 ? 6 : 48;
+        mshr_init(&m, n, 2, 8);
+        uint64_t pool[64];
+        uint32_t np = 0;
+        uint64_t rng = 0x2545F4914F6CDD1Dull;
+        if (pass == 0) { /* lines whose home is the last place: collisions and runs that wrap */
+            for (uint64_t a = 128; np < 12; a += 128)
+                if (mshr_home(&m, a) == m.index_mask)
+                    pool[np++] = a;
+        } else {
+            for (; np < 64; np++) {
+                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                pool[np] = (rng & 0xFFFFFF) << 7;
+            }
+        }
+        uint8_t st[64] = {0};  /* model: per entry 0 free, 1 open, 2 closed */
+        uint64_t ln[64] = {0}; /* model: line of an open or closed entry */
+        bool ok = true;
+        for (int step = 0; step < 20000 && ok; step++) {
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            uint32_t op = (uint32_t)(rng % 3), e = (uint32_t)((rng >> 8) % n);
+            uint64_t a = pool[(rng >> 20) % np];
+            if (op == 0) {
+                int32_t want = -1, got;
+                for (uint32_t i = 0; i < n; i++)
+                    if (st[i] == 1 && ln[i] == a)
+                        want = (int32_t)i;
+                if (want < 0 && (got = mshr_alloc(&m, a)) >= 0) {
+                    ok &= st[got] == 0;
+                    st[got] = 1;
+                    ln[got] = a;
+                }
+            } else if (op == 1 && st[e] == 1) {
+                mshr_close(&m, e);
+                st[e] = 2;
+            } else if (op == 2 && st[e] != 0) {
+                mshr_release(&m, e);
+                st[e] = 0;
+            }
+            for (uint32_t k = 0; k < np && ok; k++) {
+                int32_t want = -1;
+                for (uint32_t i = 0; i < n; i++)
+                    if (st[i] == 1 && ln[i] == pool[k])
+                        want = (int32_t)i;
+                ok &= mshr_lookup(&m, pool[k]) == want;
+            }
+        }
+        TAP_OK(ok, "%s: 20000 random operations, every lookup finds the model's open entry",
+               pass == 0 ? "12 lines on one home place, 6 entries" : "64 random lines, 48 entries");
+        mshr_fini(&m);
+    }
+}
+
 /* ------------------------------------------------------------- timing tests */
 
 static void test_read_miss_hit_timing(void)
@@ -1301,6 +1361,7 @@ int main(void)
     test_config();
     test_tagarray();
     test_mshr();
+    test_mshr_index();
     test_read_miss_hit_timing();
     test_push_late();
     test_merge_limit();

@@ -283,6 +283,8 @@ void icnt_rx_init(struct icnt_rx *rx, const struct icnt_rx_args *a)
     rx->pay = xcalloc((size_t)rx->n_src * rx->cap * (a->payload_bytes ? a->payload_bytes : 1), 1);
     rx->fhead = xcalloc(rx->n_src, sizeof *rx->fhead);
     rx->fcount = xcalloc(rx->n_src, sizeof *rx->fcount);
+    rx->ne_words = (rx->n_src + 63) / 64;
+    rx->ne = xcalloc(rx->ne_words, sizeof *rx->ne);
     rx->lock_src = UINT32_MAX;
     rx->bubble_since = CYCLE_NEVER;
     rx->runs = t->burst && t->sw_ep == UINT32_MAX && a->ops.send_credits; /* NOTE(credit-run) */
@@ -298,6 +300,7 @@ void icnt_rx_fini(struct icnt_rx *rx)
     free(rx->pay);
     free(rx->fhead);
     free(rx->fcount);
+    free(rx->ne);
     *rx = (struct icnt_rx){0};
 }
 
@@ -310,6 +313,7 @@ void icnt_rx_flit_arrive(struct icnt_rx *rx, const struct icnt_flit *f, const vo
                "icnt_rx %u: flit %u->%u (hop %u)", rx->ep, f->src, f->dst, f->hop);
     SIM_ASSERT(rx->fcount[s] + nb <= rx->cap, "icnt_rx %u: FIFO of source %u overflows (%u flits): credits violated",
                rx->ep, s, rx->cap);
+    rx->ne[s >> 6] |= 1ull << (s & 63);
     for (uint32_t k = 0; k < nb; k++) {
         uint32_t slot = rx->fhead[s] + rx->fcount[s];
         if (slot >= rx->cap)
@@ -334,7 +338,8 @@ static void rx_pop(struct icnt_rx *rx, uint32_t s, const struct icnt_flit *f, cy
         rx->ops.on_flit(rx->ctx, f, cycle);
     uint32_t held = rx->fcount[s]; /* with f */
     rx->fhead[s] = rx->fhead[s] + 1 == rx->cap ? 0 : rx->fhead[s] + 1;
-    rx->fcount[s]--;
+    if (--rx->fcount[s] == 0)
+        rx->ne[s >> 6] &= ~(1ull << (s & 63));
     rx->n_flits_held--;
     rx->st.flits++;
     if (rx->prepaid) { /* NOTE(credit-run): this flit's credit left with its head's */
@@ -431,6 +436,8 @@ void icnt_rx_check(const struct icnt_rx *rx)
         SIM_ASSERT(rx->fcount[s] <= rx->cap && rx->fhead[s] < rx->cap, "icnt_rx %u: FIFO %u head %u count %u cap %u",
                    rx->ep, s, rx->fhead[s], rx->fcount[s], rx->cap);
         sum += rx->fcount[s];
+        SIM_ASSERT(((rx->ne[s >> 6] >> (s & 63)) & 1) == (rx->fcount[s] != 0),
+                   "icnt_rx %u: non-empty mask bit of FIFO %u disagrees with its count %u", rx->ep, s, rx->fcount[s]);
     }
     SIM_ASSERT(sum == rx->n_flits_held, "icnt_rx %u: FIFOs hold %u flits, counter %u", rx->ep, sum,
                rx->n_flits_held);

@@ -424,6 +424,8 @@ struct icnt_rx {
     uint8_t *pay;                 /* [n_src * cap * payload_bytes] payload of tail flits, by slot */
     uint32_t *fhead;              /* [n_src] oldest slot of each FIFO */
     uint32_t *fcount;             /* [n_src] flits held by each FIFO */
+    uint64_t *ne;                 /* [ne_words] bit s: FIFO s holds a flit (NOTE(rx-ne-mask)) */
+    uint32_t ne_words;            /* 64-bit words of ne */
     /* NOTE(rx-idle-fields): not adjacent, so that icnt_rx_tick's idle test
      * is two 4-byte loads, not one 8-byte load that spans the just-made
      * store of n_flits_held by a flit's arrival (the store buffer cannot

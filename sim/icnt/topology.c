@@ -42,15 +42,20 @@
 static uint32_t rr_pick(const struct icnt_rx *rx)
 {
     /* Round-robin from the grant pointer; the first non-empty FIFO wins.
-     * Its head is a head flit: a source's packets arrive contiguously. */
+     * Its head is a head flit: a source's packets arrive contiguously.
+     * NOTE(rx-ne-mask): the receiver keeps a bit per non-empty FIFO, so
+     * the pick is a find-first-set from the pointer (wrapping) instead of
+     * a test of every source's count (27 on gtx480, 117 host instructions
+     * a pick before session 36); the source picked is the same. */
     if (rx->n_flits_held == 0)
         return UINT32_MAX;
-    for (uint32_t i = 0; i < rx->n_src; i++) {
-        uint32_t s = rx->rr_next + i;
-        if (s >= rx->n_src)
-            s -= rx->n_src;
-        if (rx->fcount[s])
-            return s;
+    uint32_t w = rx->rr_next >> 6;
+    uint64_t m = rx->ne[w] & (~0ull << (rx->rr_next & 63));
+    for (uint32_t k = 0; k <= rx->ne_words; k++) { /* the pointer's word last again, whole */
+        if (m)
+            return w * 64 + (uint32_t)__builtin_ctzll(m);
+        w = w + 1 == rx->ne_words ? 0 : w + 1;
+        m = rx->ne[w];
     }
     return UINT32_MAX;
 }
