@@ -191,6 +191,35 @@ static inline void st_gather(struct exec *x, struct warp *w, const uint64_t *R, 
         store_bytes(buf, es, opv(x, w, R, s, lane));
 }
 
+/* The lanes of m of a 4-byte scalar .shared load (NOTE(ld-shared-fast)),
+ * lowest first, until one is misaligned or past top (shared bytes - 4):
+ * the value into dp[lane] (sign-extended when sx), the offset into ma[lane]
+ * (timing mode) and *last. Returns the lanes not done (the failing one and
+ * those after it). has_ar and has_mo are constants in each instance. A
+ * lane reads its own address register before it writes its destination,
+ * so ld.shared %r, [%r] is right. */
+static inline __attribute__((always_inline)) uint32_t ld_shared4(uint32_t m, const uint64_t *ar, uint64_t add,
+                                                                 uint64_t top, const uint8_t *base, uint64_t *dp,
+                                                                 uint64_t *ma, bool sx, uint64_t *last, bool has_ar,
+                                                                 bool has_mo)
+{
+    uint64_t l = *last;
+    for (; m; m &= m - 1) {
+        unsigned lane = (unsigned)__builtin_ctz(m);
+        uint64_t a = (uint32_t)((has_ar ? ar[lane] : 0) + add);
+        if (UNLIKELY((a & 3) != 0 || a > top))
+            break;
+        l = a;
+        if (has_mo)
+            ma[lane] = a;
+        uint32_t v;
+        memcpy(&v, base + a, 4);
+        dp[lane] = sx ? (uint64_t)(int64_t)(int32_t)v : v;
+    }
+    *last = l;
+    return m;
+}
+
 void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in,
                     uint32_t pc, uint32_t g)
 {
@@ -206,36 +235,46 @@ void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn 
      * 4-byte scalar, the destination and its extension are looked up once
      * per instruction instead of once per lane. The first lane that fails a
      * check leaves the loop and the general one below reports it exactly as
-     * before. */
-    if (sp == PTX_SPACE_SHARED && (tot & (tot - 1)) == 0) { /* power-of-two size: a mask, not a division */
+     * before. Session 36: the 4-byte scalar form runs in ld_shared4, one
+     * instance per (address register, timing memop), with the bounds as one
+     * comparison and the last offset kept in a register; sgemm's lanes went
+     * from 38 host instructions to about 14. */
+    if (sp == PTX_SPACE_SHARED && (tot & (tot - 1)) == 0 && x->shared_bytes >= tot) { /* power-of-two size */
         uint8_t *base = w->cta->shared;
         const uint64_t lim = x->shared_bytes;
         const uint64_t *ar = ao->reg >= 0 ? R + (size_t)ao->reg * FUNC_WARP : NULL;
         const uint64_t add = ao->base == PTX_BASE_NONE ? ao->imm : sym_base(x, w, ao);
         const struct ptx_operand *d = &in->opnd[0];
-        uint64_t *dp = d->kind == PTX_OPND_REG && tot == 4 ? R + (size_t)d->reg * FUNC_WARP : NULL;
-        const bool sx = ptx_type_is_signed((enum ptx_type)in->type);
         struct memop *mo = x->mo;
-        uint32_t done = 0;
-        for (; m; m &= m - 1) {
-            int lane = __builtin_ctz(m);
-            uint64_t a = (uint32_t)((ar ? ar[lane] : 0) + add);
-            if (UNLIKELY((a & (tot - 1)) != 0 || a >= lim || tot > lim - a))
-                break;
-            x->last_off = a;
-            if (mo)
-                mo->addr[lane] = a;
-            done |= 1u << lane;
-            if (dp) {
-                uint32_t v;
-                memcpy(&v, base + a, 4);
-                dp[lane] = sx ? (uint64_t)(int64_t)(int32_t)v : v;
-            } else
+        const uint32_t m0 = m;
+        uint64_t last = 0;
+        if (d->kind == PTX_OPND_REG && tot == 4) {
+            uint64_t *dp = R + (size_t)d->reg * FUNC_WARP;
+            const bool sx = ptx_type_is_signed((enum ptx_type)in->type);
+            uint64_t *ma = mo ? mo->addr : NULL;
+            m = ar ? (mo ? ld_shared4(m, ar, add, lim - 4, base, dp, ma, sx, &last, true, true)
+                         : ld_shared4(m, ar, add, lim - 4, base, dp, ma, sx, &last, true, false))
+                   : (mo ? ld_shared4(m, ar, add, lim - 4, base, dp, ma, sx, &last, false, true)
+                         : ld_shared4(m, ar, add, lim - 4, base, dp, ma, sx, &last, false, false));
+        } else {
+            for (; m; m &= m - 1) {
+                int lane = __builtin_ctz(m);
+                uint64_t a = (uint32_t)((ar ? ar[lane] : 0) + add);
+                if (UNLIKELY((a & (tot - 1)) != 0 || a > lim - tot))
+                    break;
+                last = a;
+                if (mo)
+                    mo->addr[lane] = a;
                 ld_write(R, in, lane, base + a);
+            }
         }
-        if (mo && done) { /* mo_note for the lanes done (not deferred: shared) */
-            x->mo_other |= done;
-            x->mo_other_space = PTX_SPACE_SHARED;
+        uint32_t done = m0 ^ m; /* the lanes before the first that failed (m keeps it and those after) */
+        if (done) {
+            x->last_off = last;
+            if (mo) { /* mo_note for the lanes done (not deferred: shared) */
+                x->mo_other |= done;
+                x->mo_other_space = PTX_SPACE_SHARED;
+            }
         }
     }
     /* NOTE(ld-param-fast): a kernel-parameter load whose address has no
