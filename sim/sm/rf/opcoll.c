@@ -428,7 +428,7 @@ static inline void arbitrate_bank(struct opcoll *oc, uint32_t b, cycle_t now, cy
  * mask. */
 static void arbitrate(struct opcoll *oc, cycle_t now, cycle_t tick)
 {
-    uint32_t start = (uint32_t)(tick % oc->n_banks);
+    uint32_t start = oc->rf.banks_pow2 ? (uint32_t)tick & (oc->n_banks - 1) : (uint32_t)(tick % oc->n_banks);
     uint64_t m = oc->bank_mask, up = m & (~0ull << start);
     for (uint64_t x = up; x; x &= x - 1)
         arbitrate_bank(oc, (uint32_t)__builtin_ctzll(x), now, tick);

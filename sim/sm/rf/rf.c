@@ -47,6 +47,7 @@ void rf_init(struct rf *rf, const struct rf_cfg *cfg, const struct rf_policy_ops
     rf->rk = rf->ops->read_ticks ? rf->ops->read_ticks : 1;
     rf->wk = rf->ops->write_ticks ? rf->ops->write_ticks : 1;
     rf->n_banks = (uint32_t)cfg->n_banks;
+    rf->banks_pow2 = (rf->n_banks & (rf->n_banks - 1)) == 0;
     rf->mult = (uint32_t)cfg->clock_mult;
     rf->max_acc = cfg->max_bank_accesses_per_cycle > UINT32_MAX ? UINT32_MAX
                                                                  : (uint32_t)cfg->max_bank_accesses_per_cycle;

@@ -219,6 +219,7 @@ struct rf {
                           cycle_t tick); /* ops->access */
     uint32_t rk, wk;                 /* fixed RF ticks per read / write when access_fn is NULL (>= 1) */
     uint32_t n_banks;                /* banks */
+    bool banks_pow2;                 /* n_banks is a power of two: a bank index is a mask, not a division */
     uint32_t mult;                   /* RF ticks per pipeline cycle (rf.clock_mult) */
     uint32_t max_acc;                /* accesses that may start per RF tick */
     bool hold;                       /* rf.busy_holds_slot */
@@ -268,7 +269,10 @@ static inline uint32_t rf_score(const struct rf *rf, uint32_t warp, const struct
 /* The GPGPU-Sim mapping: (reg + warp) mod n_banks. */
 static inline uint32_t rf_bank_skewed(const struct rf *rf, uint32_t warp, uint32_t reg)
 {
-    return (reg + warp) % rf->n_banks;
+    /* a 32-bit division is some 25 cycles of latency on the issue and
+     * operand-read paths; the presets' bank counts are powers of two */
+    uint32_t x = reg + warp;
+    return rf->banks_pow2 ? x & (rf->n_banks - 1) : x % rf->n_banks;
 }
 static inline uint32_t rf_bank_of(const struct rf *rf, uint32_t warp, uint32_t reg)
 {
