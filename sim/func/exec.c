@@ -270,19 +270,29 @@ static void exec_alu(struct exec *x, struct warp *w, uint64_t *R, const struct p
  * fma loop is compiled for it instead: one vfmadd per lane, no call. A
  * fused multiply-add is exactly rounded (IEEE 754), so both give the same
  * bits on every host; only the speed differs. */
+static inline __attribute__((always_inline)) uint64_t fma_lane(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint32_t ua = (uint32_t)a, ub = (uint32_t)b, uc = (uint32_t)c, ur;
+    float fa, fb, fc, fr;
+    memcpy(&fa, &ua, 4);
+    memcpy(&fb, &ub, 4);
+    memcpy(&fc, &uc, 4);
+    fr = __builtin_fmaf(fa, fb, fc);
+    memcpy(&ur, &fr, 4);
+    return fr != fr ? 0x7fffffffu : ur;
+}
+
 static inline __attribute__((always_inline)) void fma_lanes(uint64_t *dp, const uint64_t *pa, const uint64_t *pb,
                                                            const uint64_t *pc, uint32_t g)
 {
+    if (g == ~0u) { /* every lane (the common case): no lane search, a loop the compiler can unroll */
+        for (unsigned lane = 0; lane < 32; lane++)
+            dp[lane] = fma_lane(pa[lane], pb[lane], pc[lane]);
+        return;
+    }
     for (uint32_t m = g; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
-        uint32_t ua = (uint32_t)pa[lane], ub = (uint32_t)pb[lane], uc = (uint32_t)pc[lane], ur;
-        float fa, fb, fc, fr;
-        memcpy(&fa, &ua, 4);
-        memcpy(&fb, &ub, 4);
-        memcpy(&fc, &uc, 4);
-        fr = __builtin_fmaf(fa, fb, fc);
-        memcpy(&ur, &fr, 4);
-        dp[lane] = fr != fr ? 0x7fffffffu : ur;
+        dp[lane] = fma_lane(pa[lane], pb[lane], pc[lane]);
     }
 }
 
