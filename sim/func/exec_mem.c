@@ -281,7 +281,8 @@ void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn 
      * register (ld.param [name+imm], the form nvcc emits) reads the same
      * bytes in every lane: bounds are checked once and the lanes written
      * from one pointer; the memop notes and counters are those of the
-     * general loop (param space is performed at issue). */
+     * general loop (param space is performed at issue). A scalar register
+     * destination gets the value read and extended once (session 36). */
     if (sp == PTX_SPACE_PARAM && m && ao->reg < 0 && w->depth == 0) {
         const uint64_t a = ao->base == PTX_BASE_NONE ? ao->imm : sym_base(x, w, ao);
         const uint64_t lim = x->kfn->param_bytes;
@@ -292,6 +293,18 @@ void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn 
             if (mo) {
                 x->mo_other |= m;
                 x->mo_other_space = PTX_SPACE_PARAM;
+            }
+            const struct ptx_operand *d = &in->opnd[0];
+            if (d->kind == PTX_OPND_REG) { /* one value for every lane: read and extended once */
+                const enum ptx_type t = (enum ptx_type)in->type;
+                const uint64_t v = fpu_extend(load_bytes(p, ptx_type_bytes(t)), t);
+                uint64_t *dp = R + (size_t)d->reg * FUNC_WARP;
+                for (; m; m &= m - 1) {
+                    int lane = __builtin_ctz(m);
+                    if (mo)
+                        mo->addr[lane] = a;
+                    dp[lane] = v;
+                }
             }
             for (; m; m &= m - 1) {
                 int lane = __builtin_ctz(m);
