@@ -46,6 +46,11 @@ static inline const uint64_t *src_row(struct exec *x, struct warp *w, const uint
 {
     if (o->kind == PTX_OPND_REG && !(o->flags & PTX_OF_NOT))
         return R + (size_t)o->reg * FUNC_WARP;
+    if (o->kind == PTX_OPND_IMM) { /* every lane (the inactive ones are never read): no lane search */
+        for (unsigned lane = 0; lane < FUNC_WARP; lane++)
+            tmp[lane] = o->imm;
+        return tmp;
+    }
     for (uint32_t m = g; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
         tmp[lane] = opv(x, w, R, o, lane);
@@ -513,32 +518,47 @@ static bool exec_fast(struct exec *x, struct warp *w, uint64_t *R, const struct 
         if (!isf && tb < 4 && !(tb == 1 && in->type == PTX_T_PRED))
             return false;
         const uint64_t *pa = src_row(x, w, R, &s[0], g, t0), *pb = src_row(x, w, R, &s[1], g, t1);
-        for (uint32_t m = g; m; m &= m - 1) {
-            int lane = __builtin_ctz(m);
-            uint64_t a = pa[lane], b = pb[lane], r;
-            if (isf) {
+        if (isf) {
+            const bool add = in->op == PTX_OP_ADD;
+            for (uint32_t m = g; m; m &= m - 1) {
+                int lane = __builtin_ctz(m);
                 float fa, fb, fr;
-                uint32_t ua = (uint32_t)a, ub = (uint32_t)b, ur;
+                uint32_t ua = (uint32_t)pa[lane], ub = (uint32_t)pb[lane], ur;
                 memcpy(&fa, &ua, 4);
                 memcpy(&fb, &ub, 4);
-                fr = in->op == PTX_OP_ADD ? fa + fb : fa - fb;
+                fr = add ? fa + fb : fa - fb;
                 memcpy(&ur, &fr, 4);
-                r = fr != fr ? 0x7fffffffu : ur;
-            } else {
-                switch (in->op) {
-                case PTX_OP_ADD: r = a + b; break;
-                case PTX_OP_SUB: r = a - b; break;
-                case PTX_OP_AND: r = a & b; break;
-                case PTX_OP_OR: r = a | b; break;
-                default: r = a ^ b; break;
-                }
-                if (tb == 4)
-                    r &= 0xffffffffu;
-                else if (tb == 1)
-                    r &= 1; /* pred */
+                dp[lane] = fr != fr ? 0x7fffffffu : ur;
             }
-            dp[lane] = r;
+            return true;
         }
+        /* integer: one loop per operation, the result cut to the type's
+         * width (a predicate to its bit); with every lane active no lane
+         * search (session 36) */
+        const uint64_t wm = tb == 4 ? 0xffffffffu : tb == 1 ? 1u : ~0ull;
+#define INT2_LOOP(expr)                                                                                      \
+    do {                                                                                                     \
+        if (g == ~0u) {                                                                                      \
+            for (unsigned lane = 0; lane < FUNC_WARP; lane++) {                                              \
+                uint64_t a = pa[lane], b = pb[lane];                                                         \
+                dp[lane] = (expr) & wm;                                                                      \
+            }                                                                                                \
+        } else {                                                                                             \
+            for (uint32_t m = g; m; m &= m - 1) {                                                            \
+                int lane = __builtin_ctz(m);                                                                 \
+                uint64_t a = pa[lane], b = pb[lane];                                                         \
+                dp[lane] = (expr) & wm;                                                                      \
+            }                                                                                                \
+        }                                                                                                    \
+    } while (0)
+        switch (in->op) {
+        case PTX_OP_ADD: INT2_LOOP(a + b); break;
+        case PTX_OP_SUB: INT2_LOOP(a - b); break;
+        case PTX_OP_AND: INT2_LOOP(a & b); break;
+        case PTX_OP_OR: INT2_LOOP(a | b); break;
+        default: INT2_LOOP(a ^ b); break;
+        }
+#undef INT2_LOOP
         return true;
     }
     case PTX_OP_FMA:
