@@ -623,6 +623,35 @@ static void count_class(struct func_stats *st, uint8_t cls, uint64_t n)
  * function, or execute the instruction at the top of the SIMT stack for its
  * active lanes. The unit of work a timing model issues per warp instruction;
  * the functional scheduler calls it FUNC_SLICE times per turn. */
+/* NOTE(reg-prefetch): the register rows of the warp's next instruction
+ * (its guard, sources and destinations, 256 bytes each) are asked into the
+ * host cache as soon as this instruction is done, since the warp often
+ * issues again within a few cycles (gto) and its rows are otherwise cold:
+ * 15 SMs' warps keep several MB of registers, more than a core's L2.
+ * A hint only: no value depends on it. */
+static inline void prefetch_next(const struct warp *w)
+{
+    if (w->sp == 0)
+        return;
+    const struct frame *f = &w->fr[w->depth];
+    uint32_t pc = w->stk[w->sp - 1].pc;
+    if (pc >= f->fn->n_insns)
+        return;
+    const struct ptx_insn *in = &f->fn->insns[pc];
+    const uint64_t *R = w->arena + f->reg_off;
+    if (in->guard >= 0)
+        __builtin_prefetch(R + (size_t)in->guard * FUNC_WARP);
+    unsigned n = (unsigned)in->n_dst + in->n_src;
+    for (unsigned i = 0; i < n && i < PTX_MAX_OPNDS; i++) {
+        const struct ptx_operand *o = &in->opnd[i];
+        if (o->kind != PTX_OPND_REG)
+            continue;
+        const char *row = (const char *)(R + (size_t)o->reg * FUNC_WARP);
+        for (unsigned b = 0; b < FUNC_WARP * sizeof(uint64_t); b += 64)
+            __builtin_prefetch(row + b);
+    }
+}
+
 enum step_result exec_warp_step(struct exec *x, struct warp *w)
 {
     struct func_stats *st = x->st;
@@ -772,6 +801,7 @@ enum step_result exec_warp_step(struct exec *x, struct warp *w)
             exec_alu(x, w, R, in, pc, g);
         break;
     }
+    prefetch_next(w);
     return STEP_CONT;
 }
 
