@@ -408,6 +408,18 @@ bool l1d_push_reply(struct l1d *l, const struct mem_reply *rep, cycle_t cycle);
 
 /* Pop one completion ready at `cycle` (oldest ready first); false when none. */
 bool l1d_pop_done(struct l1d *l, struct l1d_done *out, cycle_t cycle);
+/* The tokens of the completions at the heads of the hit and reply queues
+ * (the next ones l1d_pop_done gives), for the LD/ST unit's prefetch of
+ * their slots (NOTE(slot-prefetch) in ldst.c); returns how many (0-2). */
+static inline unsigned l1d_peek_done_tokens(const struct l1d *l, uint32_t tok[2])
+{
+    unsigned n = 0;
+    if (l->hq_r.n)
+        tok[n++] = l->hq[l->hq_r.head].d.token;
+    if (l->fq_r.n)
+        tok[n++] = l->fq[l->fq_r.head].d.token;
+    return n;
+}
 
 /* Advance one core cycle; returns the next cycle with work, CYCLE_NEVER when idle. */
 uint64_t l1d_tick(struct l1d *l, cycle_t cycle);
