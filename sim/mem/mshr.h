@@ -15,7 +15,7 @@
  * Operation mix: one lookup per access (every load and store the cache
  * takes, and every retry of one), rare alloc/close/release.
  * NOTE(mshr-hash): lookups go through an open-addressing index of the open
- * entries (linear probing, 2-4x as many places as entries, backward-shift
+ * entries (linear probing, at least 2x as many places as entries, backward-shift
  * deletion, so no tombstones). Until session 36 a lookup scanned all
  * n_entries keys; with the L1D's 32 entries that was 155 host instructions
  * per lookup and 1.4 % of a memory-bound run (bfs small), against about 15

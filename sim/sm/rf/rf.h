@@ -269,7 +269,7 @@ static inline uint32_t rf_score(const struct rf *rf, uint32_t warp, const struct
 /* The GPGPU-Sim mapping: (reg + warp) mod n_banks. */
 static inline uint32_t rf_bank_skewed(const struct rf *rf, uint32_t warp, uint32_t reg)
 {
-    /* a 32-bit division is some 25 cycles of latency on the issue and
+    /* a 32-bit division is 15-25 cycles of latency on the issue and
      * operand-read paths; the presets' bank counts are powers of two */
     uint32_t x = reg + warp;
     return rf->banks_pow2 ? x & (rf->n_banks - 1) : x % rf->n_banks;
