@@ -100,11 +100,29 @@ static void h_done(void *ctx, const struct memop *op, const struct memop_result 
     f->done_cycle[op->seq] = cycle;
 }
 
+/* The LD/ST unit keeps a pushed instruction by reference until its done
+ * callback (NOTE(memop-ref) in ldst.h); the rig copies every push into a
+ * ring of RIG_STORE entries, far more than can be in flight at once, so
+ * that tests may change and push their memop again. */
+#define RIG_STORE 4096u
 struct rig {
     struct ldst u;
     struct fake *f;
     uint64_t t;
+    struct memop *store; /* [RIG_STORE] */
+    uint32_t store_next; /* next entry to use */
 };
+
+/* Hand op to the unit at cycle `cycle` from the rig's store. */
+static bool rig_push(struct rig *r, const struct memop *op, uint64_t cycle)
+{
+    struct memop *m = &r->store[r->store_next % RIG_STORE];
+    *m = *op;
+    if (!ldst_push(&r->u, m, cycle))
+        return false;
+    r->store_next++;
+    return true;
+}
 
 static void rig_init(struct rig *r, l1d_event_fn on_l1)
 {
@@ -117,6 +135,8 @@ static void rig_init(struct rig *r, l1d_event_fn on_l1)
     struct ldst_hooks h = {r->f, h_smem, h_local, h_param, h_done, on_l1};
     ldst_init(&r->u, &p, &h, SM_ID);
     r->t = 0;
+    r->store = xcalloc(RIG_STORE, sizeof *r->store);
+    r->store_next = 0;
 }
 
 static void rig_fini(struct rig *r)
@@ -126,6 +146,7 @@ static void rig_fini(struct rig *r)
     free(r->f->log);
     free(r->f->log_cycle);
     free(r->f);
+    free(r->store);
 }
 
 static void cyc(struct rig *r)
@@ -147,7 +168,7 @@ static uint64_t push(struct rig *r, const struct memop *op)
         cyc(r);
     for (int g = 0; g < 100000 && !ldst_can_accept(&r->u); g++)
         cyc(r);
-    bool ok = ldst_push(&r->u, op, r->t - 1);
+    bool ok = rig_push(r, op, r->t - 1);
     SIM_ASSERT(ok, "latch full");
     return r->t - 1;
 }

@@ -169,10 +169,16 @@ struct sm {
     uint32_t ej_head, ej_n;
     struct sm_part *part;         /* [n_part_cap] replies partly received (l2.sector_replies; else NULL) */
     uint32_t n_part, n_part_cap;  /* entries in use (unordered), capacity */
-    struct memop *mo;             /* [n_mo] memory instructions before the LD/ST latch (free: mo_free) */
-    uint32_t *mo_free;            /* [n_mo] */
+    /* NOTE(memop-ref) in sm.c: a memory instruction stays in one entry of
+     * mo from issue until the LD/ST unit completes it; the modelled pool
+     * (sm.memop_pool) is the count n_mo_free, whose entry is given back
+     * when the instruction enters the LD/ST latch, as before. */
+    struct memop *mo;             /* [n_store] memory instructions from issue to completion (free: mo_free) */
+    uint32_t *mo_free;            /* [n_store] free entries of mo, last freed on top */
+    uint32_t n_store;             /* entries of mo: sm.memop_pool + 1 (latch) + sm.ldst_slots */
+    uint32_t n_store_free;        /* entries in mo_free */
     uint32_t n_mo;                /* sm.memop_pool (entries) */
-    uint32_t n_mo_free;
+    uint32_t n_mo_free;           /* free entries of the modelled pool */
     struct memop scratch;         /* memop target of instructions without memory access */
     struct pipe_op *wbq;          /* LD/ST results waiting for the pipes' writeback queue (ring of wbq_cap) */
     uint32_t wbq_head, wbq_n, wbq_cap; /* entries; the ring grows when full (NOTE(wbq-grow) in sm.c) */

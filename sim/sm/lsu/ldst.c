@@ -153,7 +153,7 @@ bool ldst_push(struct ldst *u, const struct memop *op, cycle_t cycle)
     SIM_ASSERT(op->warp < u->n_warps, "ldst[%d]: warp %u of %u", u->sm_id, op->warp, u->n_warps);
     SIM_ASSERT(op->kind <= MEMOP_FENCE && op->space <= MEMOP_PARAM, "ldst[%d]: bad memop kind %u space %u",
                u->sm_id, op->kind, op->space);
-    memop_copy(&u->latch, op);
+    u->latch = op;
     u->latch_valid = true;
     u->latch_ready = cycle + 1;
     u->w_inflight[op->warp]++;
@@ -235,7 +235,7 @@ static bool release_ok(const struct ldst *u, uint32_t w, uint32_t self, uint64_t
         return true;
     for (uint32_t i = 0; i < u->n_slots; i++) {
         const struct ldst_slot *s = &u->slots[i];
-        if (s->used && kind_writes(s->op.kind) && s->op.seq < seq)
+        if (s->used && kind_writes(s->op->kind) && s->op->seq < seq)
             return false;
     }
     return true;
@@ -257,7 +257,7 @@ static bool tc_time_ok(struct ldst *u, cycle_t cycle, uint64_t *wake)
 static void finish_slot(struct ldst *u, uint32_t si, cycle_t cycle)
 {
     struct ldst_slot *s = &u->slots[si];
-    const struct memop *op = &s->op;
+    const struct memop *op = s->op;
     bool data = op->kind == MEMOP_LOAD || op->kind == MEMOP_ATOMIC;
     if (op->kind == MEMOP_FENCE && (op->order & MO_ORD_REL_GPU) && u->l1d.g)
         l1d_gtsc_fence(&u->l1d, op->warp); /* NOTE(gtsc-sync) */
@@ -283,9 +283,9 @@ static void sub_done(struct ldst *u, uint32_t token, cycle_t cycle)
     struct ldst_slot *s = &u->slots[si];
     SIM_ASSERT(si < u->n_slots && s->used && s->n_done < s->n_sub, "ldst[%d]: stray completion token %u",
                u->sm_id, token);
-    if (kind_is_store(s->op.kind)) {
-        SIM_ASSERT(u->w_stores[s->op.warp] > 0, "ldst[%d]: warp %u store-ack underflow", u->sm_id, s->op.warp);
-        u->w_stores[s->op.warp]--;
+    if (kind_is_store(s->kind)) {
+        SIM_ASSERT(u->w_stores[s->op->warp] > 0, "ldst[%d]: warp %u store-ack underflow", u->sm_id, s->op->warp);
+        u->w_stores[s->op->warp]--;
         u->st.store_acks++;
     }
     if (++s->n_done == s->n_sub)
@@ -298,13 +298,13 @@ static void on_l1d_done(struct ldst *u, const struct l1d_done *d, cycle_t cycle)
     SIM_ASSERT(si < u->n_slots, "ldst[%d]: token %u", u->sm_id, d->token);
     struct ldst_slot *s = &u->slots[si];
     uint32_t lanes = s->sub_lanes[k];
-    unsigned size = s->op.size;
-    if (s->op.kind == MEMOP_LOAD) {
+    unsigned size = s->size;
+    if (s->kind == MEMOP_LOAD) {
         for (uint32_t m = lanes; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctz(m);
-            memcpy(s->res.data[lane], d->data + (s->lane_addr[lane] - s->sub_line[k]), size);
+            memcpy(s->res.data[lane], d->data + (s->la[lane] - s->sub_line[k]), size);
         }
-    } else if (s->op.kind == MEMOP_ATOMIC) { /* old value of the j-th lane at data[j * es] (memreq.h) */
+    } else if (s->kind == MEMOP_ATOMIC) { /* old value of the j-th lane at data[j * es] (memreq.h) */
         uint32_t j = 0;
         for (uint32_t m = lanes; m; m &= m - 1, j++)
             memcpy(s->res.data[__builtin_ctz(m)], d->data + j * size, size);
@@ -319,7 +319,7 @@ static void on_l1c_done(struct ldst *u, const struct l1ro_done *d, cycle_t cycle
     struct ldst_slot *s = &u->slots[si];
     for (uint32_t m = s->sub_lanes[k]; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
-        memcpy(s->res.data[lane], d->data + (s->lane_addr[lane] - d->line_addr), s->op.size);
+        memcpy(s->res.data[lane], d->data + (s->la[lane] - d->line_addr), s->size);
     }
     sub_done(u, d->token, cycle);
 }
@@ -340,13 +340,15 @@ static inline bool moves_data(const struct ldst *u, const struct memop *op)
 static void timed_finish(struct ldst *u, uint32_t si, cycle_t cycle)
 {
     struct ldst_slot *s = &u->slots[si];
-    struct memop *op = &s->op;
+    const struct memop *op = s->op;
     bool timed = op->space == MEMOP_SHARED || op->space == MEMOP_PARAM;
     for (uint32_t m = timed && moves_data(u, op) ? op->active : 0; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
         if (op->space == MEMOP_SHARED) {
             bool wr = op->kind == MEMOP_STORE;
-            u->h.smem_rw(u->h.ctx, op->warp, op->addr[lane], op->size, wr, wr ? op->data[lane] : s->res.data[lane]);
+            /* a write only reads buf (the caller's storage is writable: NOTE(memop-ref)) */
+            u->h.smem_rw(u->h.ctx, op->warp, op->addr[lane], op->size, wr,
+                         wr ? (uint8_t *)(uintptr_t)op->data[lane] : s->res.data[lane]);
         } else if (op->space == MEMOP_PARAM) {
             u->h.param_rd(u->h.ctx, op->warp, op->addr[lane], op->size, s->res.data[lane]);
         }
@@ -372,11 +374,11 @@ static void build_global_subs(struct ldst *u, struct ldst_slot *s)
 {
     struct coal_txn txn[COAL_MAX_TXN];
     struct coal_req cr = {
-        .addr = s->lane_addr,
-        .active = s->op.active,
-        .size = s->op.size,
-        .op = s->op.kind == MEMOP_LOAD ? COAL_LOAD : s->op.kind == MEMOP_STORE ? COAL_STORE : COAL_ATOMIC,
-        .cache_op = u->l1d.enabled ? s->op.cache_op : MEMOP_CO_CG, /* NOTE(l1d-off) in l1d.c */
+        .addr = s->la,
+        .active = s->op->active,
+        .size = s->op->size,
+        .op = s->op->kind == MEMOP_LOAD ? COAL_LOAD : s->op->kind == MEMOP_STORE ? COAL_STORE : COAL_ATOMIC,
+        .cache_op = u->l1d.enabled ? s->op->cache_op : MEMOP_CO_CG, /* NOTE(l1d-off) in l1d.c */
     };
     unsigned n = coalescer_run(&u->coal, &cr, txn);
     unsigned k = 0;
@@ -387,7 +389,7 @@ static void build_global_subs(struct ldst *u, struct ldst_slot *s)
             s->sub_lanes[k++] = txn[i].lanes;
             continue;
         }
-        uint32_t maxl = mem_atom_max_lanes(s->op.size, s->op.aop == PTX_AOP_CAS);
+        uint32_t maxl = mem_atom_max_lanes(s->op->size, s->op->aop == PTX_AOP_CAS);
         uint32_t rest = txn[i].lanes;
         while (rest) {
             uint32_t chunk = 0;
@@ -409,9 +411,9 @@ static void build_const_subs(struct ldst *u, struct ldst_slot *s)
 {
     uint64_t mask = ~(uint64_t)(u->l1c_line - 1);
     unsigned k = 0;
-    for (uint32_t m = s->op.active; m; m &= m - 1) {
+    for (uint32_t m = s->op->active; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
-        uint64_t line = s->lane_addr[lane] & mask;
+        uint64_t line = s->la[lane] & mask;
         unsigned j = 0;
         while (j < k && s->sub_line[j] != line)
             j++;
@@ -428,30 +430,29 @@ static void stage_enter(struct ldst *u, cycle_t cycle)
 {
     uint32_t si = u->free_stack[--u->n_free];
     struct ldst_slot *s = &u->slots[si];
-    memop_copy(&s->op, &u->latch);
+    s->op = u->latch; /* NOTE(memop-ref): the SM's storage, not a copy */
     u->latch_valid = false;
     s->used = true;
     s->t_start = cycle;
     s->n_sub = 0;
     s->n_done = 0;
-    const struct memop *op = &s->op;
+    const struct memop *op = s->op;
+    s->kind = op->kind;
+    s->size = op->size;
     /* result bytes defined (zero where no lane wrote) wherever the
      * completion callback reads them (NOTE(hooks-at-issue)) */
     if ((op->kind == MEMOP_LOAD || op->kind == MEMOP_ATOMIC) && moves_data(u, op))
         memset(&s->res, 0, sizeof s->res);
-    /* Device addresses of the lanes for the coalescer and the data moves;
-     * shared accesses use neither (their banks read op->addr), so their
-     * slots skip the copy (session 36: 1 % of sgemm's instructions). */
+    /* Device addresses of the lanes for the coalescer and the data moves:
+     * the instruction's own for every space but local, whose window
+     * offsets are mapped here (NOTE(memop-ref): no copy). */
+    s->la = op->addr;
     if (op->space == MEMOP_LOCAL) {
         for (uint32_t m = op->active; m; m &= m - 1) {
             uint32_t lane = (uint32_t)__builtin_ctz(m);
             s->lane_addr[lane] = u->h.local_addr(u->h.ctx, op->warp, lane, op->addr[lane]);
         }
-    } else if (op->space != MEMOP_SHARED) {
-        for (uint32_t m = op->active; m; m &= m - 1) {
-            uint32_t lane = (uint32_t)__builtin_ctz(m);
-            s->lane_addr[lane] = op->addr[lane];
-        }
+        s->la = s->lane_addr;
     }
     u->st_slot = (int32_t)si;
     u->st_next = 0;
@@ -499,7 +500,7 @@ static void build_acc(struct ldst *u, const struct ldst_slot *s, uint32_t si)
 {
     struct l1d_acc *a = &u->st_acc;
     uint32_t k = u->st_next;
-    const struct memop *op = &s->op;
+    const struct memop *op = s->op;
     memset(a, 0, sizeof *a);
     u->fm_valid = false; /* a new access (NOTE(fail-memo)) */
     a->txn = u->st_txn[k];
@@ -511,7 +512,7 @@ static void build_acc(struct ldst *u, const struct ldst_slot *s, uint32_t si)
     if (op->kind == MEMOP_STORE) {
         for (uint32_t m = s->sub_lanes[k]; m; m &= m - 1) { /* lane order: a higher lane's byte wins */
             uint32_t lane = (uint32_t)__builtin_ctz(m);
-            memcpy(a->data + (s->lane_addr[lane] - line), op->data[lane], op->size);
+            memcpy(a->data + (s->la[lane] - line), op->data[lane], op->size);
         }
     } else if (op->kind == MEMOP_ATOMIC || op->kind == MEMOP_RED) {
         bool cas = op->aop == PTX_AOP_CAS;
@@ -520,7 +521,7 @@ static void build_acc(struct ldst *u, const struct ldst_slot *s, uint32_t si)
         a->atom.type = op->atype;
         for (uint32_t m = s->sub_lanes[k]; m; m &= m - 1, j++) {
             uint32_t lane = (uint32_t)__builtin_ctz(m);
-            a->atom.off[j] = (uint8_t)(s->lane_addr[lane] - line);
+            a->atom.off[j] = (uint8_t)(s->la[lane] - line);
             memcpy(a->data + j * stride, op->data[lane], cas ? 2 * es : es);
         }
         a->atom.n_lanes = (uint8_t)j;
@@ -661,15 +662,15 @@ static bool stage_issue(struct ldst *u, cycle_t cycle)
         } else {
             ok = stage_l1d(u, cycle);
         }
-        if (ok && kind_is_store(s->op.kind)) {
-            uint32_t w = s->op.warp;
+        if (ok && kind_is_store(s->op->kind)) {
+            uint32_t w = s->op->warp;
             u->w_stores[w]++;
             if (u->w_stores[w] > u->st.pending_stores_max)
                 u->st.pending_stores_max = u->w_stores[w];
         }
     } else {
         uint32_t k = u->st_next;
-        ok = l1ro_access_id(&u->l1c, s->sub_line[k], si * LDST_MAX_SUB + k, (uint16_t)s->op.warp, s->op.cta, cycle,
+        ok = l1ro_access_id(&u->l1c, s->sub_line[k], si * LDST_MAX_SUB + k, (uint16_t)s->op->warp, s->op->cta, cycle,
                             NULL) != L1RO_FAIL;
         if (ok)
             u->st.const_accesses++;
@@ -721,12 +722,11 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
         if (si >= u->n_slots)
             continue;
         const struct ldst_slot *s = &u->slots[si];
-        __builtin_prefetch(&s->op);
+        __builtin_prefetch(s); /* op, la, kind, size, counters */
         __builtin_prefetch(&s->sub_line[k]);
         __builtin_prefetch(&s->sub_lanes[k]);
-        __builtin_prefetch(&s->n_done);
         for (unsigned b = 0; b < sizeof s->lane_addr; b += 64)
-            __builtin_prefetch((const char *)s->lane_addr + b);
+            __builtin_prefetch((const char *)s->la + b);
     }
     struct l1ro_done cd;
     while (l1ro_pop_done(&u->l1c, &cd, cycle)) {
@@ -748,9 +748,9 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
     if (u->n_fences) {
         for (uint32_t i = 0; i < u->n_slots && u->n_fences; i++) {
             const struct ldst_slot *s = &u->slots[i];
-            if (!s->used || s->op.kind != MEMOP_FENCE || (int32_t)i == u->st_slot)
+            if (!s->used || s->op->kind != MEMOP_FENCE || (int32_t)i == u->st_slot)
                 continue;
-            if (!(s->op.order & MO_ORD_REL_GPU) || (release_ok(u, s->op.warp, 1, s->op.seq) &&
+            if (!(s->op->order & MO_ORD_REL_GPU) || (release_ok(u, s->op->warp, 1, s->op->seq) &&
                                                     tc_time_ok(u, cycle, &tc_wake)))
                 finish_slot(u, i, cycle);
         }
@@ -765,17 +765,17 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
 
     /* 5. latch into an empty stage, then the stage's access of this cycle */
     bool rel_wait = false;
-    if (u->st_slot < 0 && u->latch_valid && u->latch_ready <= cycle && u->latch.kind != MEMOP_FENCE &&
-        (u->latch.order & MO_ORD_REL_GPU) &&
-        (!release_ok(u, u->latch.warp, 1, u->latch.seq) || !tc_time_ok(u, cycle, &tc_wake))) {
+    if (u->st_slot < 0 && u->latch_valid && u->latch_ready <= cycle && u->latch->kind != MEMOP_FENCE &&
+        (u->latch->order & MO_ORD_REL_GPU) &&
+        (!release_ok(u, u->latch->warp, 1, u->latch->seq) || !tc_time_ok(u, cycle, &tc_wake))) {
         u->st.rel_stall++;
         rel_wait = true; /* retried next cycle (NOTE(release)) */
     }
     if (u->st_slot < 0 && u->latch_valid && u->latch_ready <= cycle && !rel_wait) {
         if (u->n_free > 0) {
-            bool fence = u->latch.kind == MEMOP_FENCE;
-            if (!fence && (u->latch.order & MO_ORD_REL_GPU) && u->l1d.g)
-                l1d_gtsc_fence(&u->l1d, u->latch.warp); /* a release store: NOTE(gtsc-sync) */
+            bool fence = u->latch->kind == MEMOP_FENCE;
+            if (!fence && (u->latch->order & MO_ORD_REL_GPU) && u->l1d.g)
+                l1d_gtsc_fence(&u->l1d, u->latch->warp); /* a release store: NOTE(gtsc-sync) */
             stage_enter(u, cycle);
             if (fence)
                 busy = true; /* checked at cycle + 1 */

@@ -122,17 +122,25 @@ struct ldst_stats {
     struct stat_avg load_lat[5]; /* core cycles from stage entry to completion, loads/atomics by space */
 };
 
-/* One instruction in flight. */
+/* One instruction in flight. NOTE(memop-ref): the instruction itself is
+ * not copied into the slot; `op` points at the caller's storage, which the
+ * caller keeps unchanged until the done callback has returned for it
+ * (sim/sm/sm.c holds every memory instruction in one place from issue to
+ * completion). What a completion reads (kind, size, the access's lanes and
+ * line, the counters) sits in the slot's first lines. */
 struct ldst_slot {
-    struct memop op;                     /* copy of the instruction */
-    struct memop_result res;             /* per-lane data gathered so far */
-    uint64_t lane_addr[MEMOP_LANES];     /* bytes: device address per lane (local mapped) */
-    uint64_t sub_line[LDST_MAX_SUB];     /* bytes: line address of each access */
-    uint32_t sub_lanes[LDST_MAX_SUB];    /* lanes served by each access */
+    const struct memop *op;              /* the instruction (caller's storage, NOTE(memop-ref)) */
+    const uint64_t *la;                  /* bytes: device address per lane: op->addr, or lane_addr for local */
     uint64_t t_start;                    /* cycle the stage took it */
+    uint8_t kind;                        /* op->kind (read at every completion) */
+    uint8_t size;                        /* op->size */
     uint8_t n_sub;                       /* accesses of the instruction */
     uint8_t n_done;                      /* accesses completed */
     bool used;                           /* slot holds an instruction */
+    uint32_t sub_lanes[LDST_MAX_SUB];    /* lanes served by each access */
+    uint64_t sub_line[LDST_MAX_SUB];     /* bytes: line address of each access */
+    uint64_t lane_addr[MEMOP_LANES];     /* bytes: local accesses' device address per lane (mapped) */
+    struct memop_result res;             /* per-lane data gathered so far */
 };
 
 struct ldst {
@@ -147,7 +155,7 @@ struct ldst {
     uint32_t l1c_hit;           /* core cycles: constant-cache hit latency */
 
     /* input latch (1 entry) */
-    struct memop latch;         /* instruction waiting for the stage */
+    const struct memop *latch;  /* instruction waiting for the stage (caller's storage, NOTE(memop-ref)) */
     bool latch_valid;           /* latch holds one */
     uint64_t latch_ready;       /* first cycle the stage may take it */
 
@@ -202,7 +210,10 @@ void ldst_catch_up(struct ldst *u, cycle_t cycle);
  * (not one whose failure is memoised and still valid, NOTE(fail-memo) in
  * ldst.c, which needs no tick until the L1D changes). */
 bool ldst_stage_retry(const struct ldst *u);
-/* Hand over one instruction at `cycle`; false (nothing changed) when the latch is full. */
+/* Hand over one instruction at `cycle`; false (nothing changed) when the
+ * latch is full. The unit keeps `op` (not a copy) until it has called
+ * h.done for it: the caller must not change or reuse that storage before
+ * (NOTE(memop-ref) above struct ldst_slot). */
 bool ldst_push(struct ldst *u, const struct memop *op, cycle_t cycle);
 
 /* The request arbiter between the L1D's head d and the constant cache's
