@@ -77,18 +77,6 @@ struct memop {
     uint8_t data[MEMOP_LANES][MEMOP_LANE_BYTES]; /* per lane: store data, or atomic operand b then c */
 };
 
-/* Copy a memop without the store data of kinds that carry none (loads,
- * fences): the 512-byte data array is most of the struct, and the LD/ST
- * unit copies every memop twice (latch, stage slot). The destination's
- * data is then unspecified; nothing reads it for those kinds. */
-static inline void memop_copy(struct memop *dst, const struct memop *src)
-{
-    if (src->kind == MEMOP_LOAD || src->kind == MEMOP_FENCE)
-        memcpy(dst, src, offsetof(struct memop, data));
-    else
-        *dst = *src;
-}
-
 /* Per-lane bytes returned for a load or atomic (old values), in lane order. */
 struct memop_result {
     uint8_t data[MEMOP_LANES][MEMOP_LANE_BYTES];
