@@ -1192,6 +1192,89 @@ static void test_const_cache(void)
     l1ro_fini(&c);
 }
 
+/* NOTE(l1ro-no-data): a cache that keeps no line bytes (the SM's l1i)
+ * behaves like one that does: the same results, completions (token, line,
+ * latency, hit) in the same cycles and the same statistics, over a random
+ * run with misses, merges, fails and evictions; the one with data returns
+ * the right bytes. */
+static void test_ro_no_data(void)
+{
+    struct l1ro_cfg cfg;
+    l1i_cfg_defaults(&cfg);
+    struct l1ro a, b;
+    l1ro_init(&a, &cfg, "l1i", 0);
+    l1ro_init(&b, &cfg, "l1i", 0);
+    l1ro_no_data(&b);
+    uint8_t *mem = xmalloc(1 << 16);
+    for (uint32_t i = 0; i < (1u << 16); i++)
+        mem[i] = (uint8_t)(i * 5u + (i >> 9));
+    struct mem_req pend[64];
+    uint64_t pend_at[64];
+    unsigned np = 0, bad = 0, nd = 0, badbytes = 0;
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    for (uint64_t t = 0; t < 4000; t++) {
+        l1ro_tick(&a, t);
+        l1ro_tick(&b, t);
+        for (unsigned i = 0; i < np;) { /* replies 7 cycles after their request */
+            if (pend_at[i] + 7 > t) {
+                i++;
+                continue;
+            }
+            struct mem_reply rep;
+            memset(&rep, 0, sizeof rep);
+            rep.addr = pend[i].addr;
+            rep.id = pend[i].id;
+            rep.op = MEM_OP_READ;
+            memcpy(rep.data, mem + mem_line_of(pend[i].addr), LINE);
+            bool ok = l1ro_push_reply(&a, &rep, t);
+            bad += ok != l1ro_push_reply(&b, &rep, t);
+            if (!ok)
+                break; /* same for both: try again next cycle */
+            pend[i] = pend[--np];
+            pend_at[i] = pend_at[np];
+        }
+        struct l1ro_done da, db;
+        for (;;) {
+            bool pa = l1ro_pop_done(&a, &da, t), pb = l1ro_pop_done(&b, &db, t);
+            bad += pa != pb;
+            if (!pa || !pb)
+                break;
+            nd++;
+            bad += da.token != db.token || da.line_addr != db.line_addr || da.latency != db.latency ||
+                   da.hit != db.hit;
+            badbytes += memcmp(da.data, mem + da.line_addr, cfg.line) != 0;
+        }
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        if ((rng >> 60) < 10) { /* an access most cycles, over 8 KB: misses, merges and evictions */
+            uint64_t addr = (rng >> 20) % (1u << 13);
+            enum l1ro_rf_cause ca, cb;
+            enum l1ro_result ra = l1ro_access(&a, addr, (uint32_t)t, t, &ca);
+            enum l1ro_result rb = l1ro_access(&b, addr, (uint32_t)t, t, &cb);
+            bad += ra != rb || (ra == L1RO_FAIL && ca != cb);
+        }
+        struct mem_req ra, rb;
+        for (;;) {
+            bool pa = l1ro_pop_req(&a, &ra, t), pb = l1ro_pop_req(&b, &rb, t);
+            bad += pa != pb;
+            if (!pa || !pb)
+                break;
+            bad += ra.addr != rb.addr || ra.id != rb.id;
+            SIM_ASSERT(np < 64, "test: too many requests in flight");
+            pend[np] = ra;
+            pend_at[np++] = t;
+        }
+    }
+    TAP_EQ_U64(bad, 0, "no-data cache: same results, completions and requests as the data cache");
+    TAP_OK(nd > 1000 && a.st.misses > 50 && a.st.mshr_merges > 10 && a.st.hits > 500,
+           "the run exercised hits (%llu), misses (%llu) and merges (%llu) in %u completions",
+           (unsigned long long)a.st.hits, (unsigned long long)a.st.misses, (unsigned long long)a.st.mshr_merges, nd);
+    TAP_OK(memcmp(&a.st, &b.st, sizeof a.st) == 0, "no-data cache: identical statistics");
+    TAP_EQ_U64(badbytes, 0, "the data cache returned every line's bytes");
+    free(mem);
+    l1ro_fini(&a);
+    l1ro_fini(&b);
+}
+
 static void test_icache(void)
 {
     struct l1ro_cfg cfg;
@@ -1280,6 +1363,7 @@ int main(void)
         {"random_pipelined", test_random_pipelined},
         {"const_cache", test_const_cache},
         {"icache", test_icache},
+        {"ro_no_data", test_ro_no_data},
         {"stats_registry", test_stats_registry},
     };
     return tap_run(tests, ARRAY_LEN(tests));

@@ -858,6 +858,7 @@ struct sm *sm_create(const struct sm_shared *sh, struct eng_ctx *ctx, uint32_t i
     s->pipe_next = CYCLE_NEVER;
     s->tick_every = cv->sim.tick_every_cycle;
     l1ro_init(&s->l1i, &cv->l1i, "l1i", (int)id);
+    l1ro_no_data(&s->l1i); /* fetch reads only tokens (NOTE(l1ro-no-data) in l1ro.c) */
     fetch_init(&s->fetch, sh->max_warps, &s->l1i, (int)id);
     wsched_init(&s->sched, &cv->sched, sh->max_warps);
     scoreboard_init(&s->sb, sh->max_warps);

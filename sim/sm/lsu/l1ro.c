@@ -81,12 +81,12 @@ enum l1ro_result l1ro_access_id(struct l1ro *c, uint64_t addr, uint32_t token, u
             return rfail(c, L1RO_RF_DONE_FULL, cause);
         ta_touch(&c->tags, (uint32_t)li);
         struct l1ro_q *q = &c->hq[idx_ring_push(&c->hq_r)];
-        memset(q, 0, sizeof *q);
         q->d.line_addr = line;
         q->d.token = token;
         q->d.latency = c->hit_lat;
         q->d.hit = 1;
-        memcpy(q->d.data, c->data + (uint64_t)li * c->line, c->line);
+        if (!c->no_data) /* NOTE(l1ro-no-data) */
+            memcpy(q->d.data, c->data + (uint64_t)li * c->line, c->line);
         q->ready = cycle + c->hit_lat;
         c->st.accesses++;
         c->st.hits++;
@@ -138,6 +138,14 @@ bool l1ro_pop_req(struct l1ro *c, struct mem_req *out, cycle_t cycle)
     return true;
 }
 
+/* NOTE(l1ro-no-data): the SM's instruction cache serves the fetch unit,
+ * which reads only a completion's token (it decodes from the pre-decoded
+ * kernel), so its hits, fills and pops skip the line's bytes: a hit had
+ * cleared and filled a 160-byte record and the pop copied it again, on
+ * every instruction fetch. Tags, MSHRs, timing and statistics are the
+ * same; the bytes of its records and lines are left unspecified. */
+void l1ro_no_data(struct l1ro *c) { c->no_data = true; }
+
 bool l1ro_push_reply(struct l1ro *c, const struct mem_reply *rep, cycle_t cycle)
 {
     if (idx_ring_full(&c->rx_r))
@@ -149,7 +157,8 @@ bool l1ro_push_reply(struct l1ro *c, const struct mem_reply *rep, cycle_t cycle)
     x->line_addr = mshr_line(&c->mshr, rep->id);
     x->entry = rep->id;
     x->ready = cycle + 1;
-    memcpy(x->data, rep->data + mem_line_off(x->line_addr), c->line);
+    if (!c->no_data)
+        memcpy(x->data, rep->data + mem_line_off(x->line_addr), c->line);
     return true;
 }
 
@@ -163,13 +172,12 @@ bool l1ro_pop_done_work(struct l1ro *c, struct l1ro_done *out, cycle_t cycle)
         f = NULL;
     if (!h && !f)
         return false;
-    if (h && (!f || h->ready <= f->ready)) {
-        *out = h->d;
-        idx_ring_pop(&c->hq_r);
-    } else {
-        *out = f->d;
-        idx_ring_pop(&c->fq_r);
-    }
+    const struct l1ro_q *q = h && (!f || h->ready <= f->ready) ? h : f;
+    if (c->no_data) /* NOTE(l1ro-no-data): the record without the line's bytes */
+        memcpy(out, &q->d, offsetof(struct l1ro_done, data));
+    else
+        *out = q->d;
+    idx_ring_pop(q == h ? &c->hq_r : &c->fq_r);
     return true;
 }
 
@@ -186,15 +194,17 @@ uint64_t l1ro_tick_work(struct l1ro *c, cycle_t cycle)
             int32_t v = ta_victim(&c->tags, ta_set_of(&c->tags, x->line_addr));
             SIM_ASSERT(v >= 0, "%s[%d]: no victim", c->name, c->sm_id);
             ta_install(&c->tags, (uint32_t)v, x->line_addr, TA_VALID);
-            memcpy(c->data + (uint64_t)v * c->line, x->data, c->line);
+            if (!c->no_data)
+                memcpy(c->data + (uint64_t)v * c->line, x->data, c->line);
             for (uint32_t k = 0; k < n; k++) {
                 const struct l1ro_pend *p = mshr_slot(&c->mshr, e, k);
                 struct l1ro_q *q = &c->fq[idx_ring_push(&c->fq_r)];
-                memset(q, 0, sizeof *q);
                 q->d.line_addr = x->line_addr;
                 q->d.token = p->token;
                 q->d.latency = (uint32_t)(cycle - p->t_acc);
-                memcpy(q->d.data, x->data, c->line);
+                q->d.hit = 0;
+                if (!c->no_data)
+                    memcpy(q->d.data, x->data, c->line);
                 q->ready = cycle;
                 stat_avg_add(&c->st.miss_lat, cycle - p->t_acc);
             }
@@ -231,6 +241,7 @@ enum ta_state l1ro_probe_line(const struct l1ro *c, uint64_t addr, uint8_t out[M
     int32_t li = ta_probe(&c->tags, addr & ~(uint64_t)(c->line - 1));
     if (li < 0)
         return TA_INVALID;
+    SIM_ASSERT(!out || !c->no_data, "%s[%d]: line bytes asked of a cache that keeps none", c->name, c->sm_id);
     if (out)
         memcpy(out, c->data + (uint64_t)li * c->line, c->line);
     return ta_state_of(&c->tags, (uint32_t)li);

@@ -145,6 +145,7 @@ struct l1ro {
     uint32_t hit_lat;       /* core cycles */
     bool cache_stats;       /* repl or victim tags not default: register the tag array's statistics */
     bool token_is_warp;     /* "l1i": callers pass the warp slot as the token (fetch.c); requests carry it */
+    bool no_data;           /* no line bytes kept or returned (l1ro_no_data, NOTE(l1ro-no-data) in l1ro.c) */
     uint8_t space;          /* enum mem_space of its requests: MEM_SPACE_INST for "l1i", else MEM_SPACE_CONST */
     struct tagarray tags;   /* tags, replacement state, states (never RESERVED: allocate on fill) */
     uint8_t *data;          /* [n_lines * line] bytes */
@@ -200,6 +201,9 @@ static inline uint64_t l1ro_tick(struct l1ro *c, cycle_t cycle)
 
 /* Kernel launch: invalidate every line (the cache must be idle). */
 void l1ro_invalidate_all(struct l1ro *c);
+/* The owner never reads line bytes: completions and lines keep none from
+ * now on (NOTE(l1ro-no-data) in l1ro.c; the SM's instruction cache). */
+void l1ro_no_data(struct l1ro *c);
 bool l1ro_idle(const struct l1ro *c);
 /* TA_VALID or TA_INVALID for the line holding addr; copies its bytes when present. */
 enum ta_state l1ro_probe_line(const struct l1ro *c, uint64_t addr, uint8_t out[MEM_LINE_BYTES]);
