@@ -410,6 +410,21 @@ static void build_global_subs(struct ldst *u, struct ldst_slot *s)
 static void build_const_subs(struct ldst *u, struct ldst_slot *s)
 {
     uint64_t mask = ~(uint64_t)(u->l1c_line - 1);
+    /* NOTE(const-uniform): the common case, every lane in the first lane's
+     * line (a uniform or warp-local constant read), is one pass without
+     * the search below; it gives the same single access. */
+    uint32_t act = s->op->active;
+    if (act) {
+        uint64_t first = s->la[__builtin_ctz(act)] & mask, diff = 0;
+        for (uint32_t m = act; m; m &= m - 1)
+            diff |= (s->la[__builtin_ctz(m)] & mask) ^ first;
+        if (!diff) {
+            s->sub_line[0] = first;
+            s->sub_lanes[0] = act;
+            s->n_sub = 1;
+            return;
+        }
+    }
     unsigned k = 0;
     for (uint32_t m = s->op->active; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m);
