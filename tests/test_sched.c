@@ -71,6 +71,22 @@ static void mk_sched(struct wsched *s, int policy, uint64_t n_sched, uint64_t n_
 
 /* ------------------------------------------------------ config */
 
+/* NOTE(sched-of): the owner of a warp slot by mask (1, 2, 4 schedulers)
+ * and by division (3) is w mod n_sched. */
+static void test_sched_of(void)
+{
+    for (uint64_t n = 1; n <= 4; n++) {
+        struct wsched s;
+        mk_sched(&s, WSCHED_LRR, n, n);
+        unsigned bad = 0;
+        for (uint32_t w = 0; w < NW; w++)
+            bad += wsched_of(&s, w) != w % n;
+        TAP_EQ_U64(bad, 0, "%llu schedulers: warp w belongs to w mod %llu (%s)", (unsigned long long)n,
+                   (unsigned long long)n, s.sched_mask || n == 1 ? "mask" : "division");
+        wsched_fini(&s);
+    }
+}
+
 static void test_cfg(void)
 {
     struct wsched_cfg c;
@@ -1197,6 +1213,7 @@ static const struct tap_test tests[] = {
     {"determinism", test_determinism},
     {"sched_fault", test_fault_injection},
     {"skip", test_skip},
+    {"sched_of", test_sched_of},
     {"pass_key", test_pass_key},
     {"blocked_masks", test_blocked_masks},
 };

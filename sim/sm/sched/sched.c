@@ -59,6 +59,7 @@ void wsched_init(struct wsched *s, const struct wsched_cfg *cfg, uint32_t max_wa
     SIM_ASSERT(max_warps >= 1 && max_warps <= WSCHED_MAX_WARPS, "wsched_init: max_warps %u", max_warps);
     s->cfg = *cfg;
     s->n_sched = (uint32_t)cfg->n_sched;
+    s->sched_mask = (s->n_sched & (s->n_sched - 1)) == 0 ? s->n_sched - 1 : 0; /* NOTE(sched-of) in sched.h */
     s->max_warps = max_warps;
     s->n_active_per_sched = (uint32_t)(cfg->n_active / cfg->n_sched);
     switch (cfg->policy) {
@@ -131,7 +132,7 @@ void wsched_warp_launch(struct wsched *s, uint32_t w, uint64_t cta_seq)
 {
     SIM_ASSERT(w < s->max_warps, "wsched: launch of warp %u >= max_warps %u", w, s->max_warps);
     SIM_ASSERT(!s->resident[w], "wsched: warp slot %u launched twice", w);
-    struct wsched_unit *u = &s->units[w % s->n_sched];
+    struct wsched_unit *u = &s->units[wsched_of(s, w)];
     s->resident[w] = true;
     s->cta_seq[w] = cta_seq;
     u->dirty = true;
@@ -163,7 +164,7 @@ void wsched_kernel_start(struct wsched *s, const struct wsched_kernel_info *ki)
 void wsched_warp_exit(struct wsched *s, uint32_t w)
 {
     SIM_ASSERT(w < s->max_warps && s->resident[w], "wsched: exit of non-resident warp %u", w);
-    struct wsched_unit *u = &s->units[w % s->n_sched];
+    struct wsched_unit *u = &s->units[wsched_of(s, w)];
     uint32_t i = 0;
     while (i < u->n_age && u->age[i] != w)
         i++;
@@ -187,7 +188,7 @@ void wsched_notify(struct wsched *s, uint32_t w, enum wsched_event ev)
     SIM_ASSERT(w < s->max_warps, "wsched: event for warp %u", w);
     if (!s->resident[w])
         return;
-    struct wsched_unit *u = &s->units[w % s->n_sched];
+    struct wsched_unit *u = &s->units[wsched_of(s, w)];
     if (s->pol->on_event)
         s->pol->on_event(s, u, w, ev);
 }
@@ -196,7 +197,7 @@ void wsched_on_l1(struct wsched *s, uint32_t w, uint32_t ev, uint64_t line_addr)
 {
     if (!s->pol->on_l1 || w >= s->max_warps)
         return;
-    s->pol->on_l1(s, &s->units[w % s->n_sched], w, ev, line_addr);
+    s->pol->on_l1(s, &s->units[wsched_of(s, w)], w, ev, line_addr);
 }
 
 uint32_t wsched_gto_fill(const struct wsched *s, struct wsched_unit *u)
@@ -475,7 +476,7 @@ static uint32_t unit_cycle(struct wsched *s, struct wsched_unit *u)
     for (uint32_t i = 0; i < n; i++) {
         uint32_t w = u->order[i];
         /* per candidate and cycle (a division): debug builds only (STYLE.md 4) */
-        SIM_DEBUG_ASSERT(s->resident[w] && w % s->n_sched == u->id, "wsched %u: policy offered warp %u", u->id,
+        SIM_DEBUG_ASSERT(s->resident[w] && wsched_of(s, w) == u->id, "wsched %u: policy offered warp %u", u->id,
                          w);
         if (try_warp(s, u, w, wsched_probe(s, w), &worst))
             return w;

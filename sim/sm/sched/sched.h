@@ -319,6 +319,7 @@ struct wsched {
     const struct wsched_policy *pol; /* chosen by cfg.policy */
     struct wsched_cfg cfg;            /* copy of the configuration */
     uint32_t n_sched;                 /* schedulers */
+    uint32_t sched_mask;              /* n_sched - 1 when n_sched is a power of two, else 0 (NOTE(sched-of)) */
     uint32_t max_warps;               /* warp slots of the SM (warps) */
     uint32_t n_active_per_sched;      /* two_level pool size per scheduler (warps) */
     struct wsched_unit *units;        /* [n_sched] */
@@ -362,7 +363,7 @@ void wsched_warp_exit(struct wsched *s, uint32_t w);
  * (its I-buffer, scoreboard, barrier or exit state, memory-ordering
  * counters): its scheduler must evaluate again (NOTE(sched-skip)). The SM
  * calls this at every such change; launch, exit and issue imply it. */
-static inline void wsched_touch(struct wsched *s, uint32_t w) { s->units[w % s->n_sched].dirty = true; }
+static inline void wsched_touch(struct wsched *s, uint32_t w);
 /* SM event about warp w (WSCHED_EV_LONG_DONE). */
 void wsched_notify(struct wsched *s, uint32_t w, enum wsched_event ev);
 /* The policy wants L1D events (its on_l1 is set). */
@@ -378,8 +379,17 @@ cycle_t wsched_tick(struct wsched *s, cycle_t now, const struct wsched_port *por
 
 /* Warp issued by scheduler k in the last ticked cycle, or WSCHED_NONE. */
 static inline uint32_t wsched_issued(const struct wsched *s, uint32_t k) { return s->units[k].issued_now; }
-/* Scheduler owning warp slot w. */
-static inline uint32_t wsched_of(const struct wsched *s, uint32_t w) { return w % s->n_sched; }
+/* Scheduler owning warp slot w: w mod n_sched. NOTE(sched-of): by mask
+ * when n_sched is a power of two (every preset), because wsched_touch runs
+ * at every scoreboard, I-buffer and memory-counter change of a warp and a
+ * 32-bit division takes 15-25 cycles on the hosts measured; 1 and 2
+ * schedulers give mask 0 and 1, so sched_mask == 0 means "divide" only
+ * when n_sched > 1. */
+static inline uint32_t wsched_of(const struct wsched *s, uint32_t w)
+{
+    return s->sched_mask || s->n_sched == 1 ? w & s->sched_mask : w % s->n_sched;
+}
+static inline void wsched_touch(struct wsched *s, uint32_t w) { s->units[wsched_of(s, w)].dirty = true; }
 
 /* For policies: check(w) through the port, memoised within one scheduler
  * evaluation. Only valid inside wsched_tick. */
