@@ -255,7 +255,6 @@ static void wb_push_as(struct sm *s, const struct pipe_op *op, uint32_t warp, ui
     s->wbq_n++;
 }
 
-/* A memory instruction completed in the LD/ST unit at `cycle`. */
 /* NOTE(memop-ref): a memory instruction is written once, at issue, into an
  * entry of s->mo and stays there until the LD/ST unit's done callback for
  * it has returned: the unit reads it in place (ldst.h). The modelled pool
@@ -277,6 +276,7 @@ static inline void mo_release(struct sm *s, uint32_t i, bool pool)
     s->mo_free[s->n_store_free++] = i;
 }
 
+/* A memory instruction completed in the LD/ST unit at `cycle`. */
 static void ldst_done(void *ctx, const struct memop *op, const struct memop_result *res, cycle_t cycle)
 {
     struct sm *s = ctx;

@@ -113,6 +113,7 @@ void ldst_init(struct ldst *u, const struct ldst_params *p, const struct ldst_ho
     u->n_slots = p->n_slots;
     u->slots = xcalloc(u->n_slots, sizeof *u->slots);
     u->free_stack = xcalloc(u->n_slots, sizeof *u->free_stack);
+    u->slot_la = xcalloc(u->n_slots, sizeof *u->slot_la);
     for (uint32_t i = 0; i < u->n_slots; i++)
         u->free_stack[i] = u->n_slots - 1 - i; /* pop gives slot 0 first */
     u->n_free = u->n_slots;
@@ -132,6 +133,7 @@ void ldst_fini(struct ldst *u)
     l1ro_fini(&u->l1c);
     free(u->slots);
     free(u->free_stack);
+    free(u->slot_la);
     free(u->sd_slot);
     free(u->sd_due);
     free(u->aq);
@@ -140,6 +142,7 @@ void ldst_fini(struct ldst *u)
     u->aq_due = NULL;
     u->slots = NULL;
     u->free_stack = NULL;
+    u->slot_la = NULL;
 }
 
 /* ------------------------------------------------------------- input */
@@ -469,6 +472,7 @@ static void stage_enter(struct ldst *u, cycle_t cycle)
         }
         s->la = s->lane_addr;
     }
+    u->slot_la[si] = s->la;
     u->st_slot = (int32_t)si;
     u->st_next = 0;
     u->st_acc_built = false;
@@ -740,8 +744,8 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
         __builtin_prefetch(s); /* op, la, kind, size, counters */
         __builtin_prefetch(&s->sub_line[k]);
         __builtin_prefetch(&s->sub_lanes[k]);
-        for (unsigned b = 0; b < sizeof s->lane_addr; b += 64)
-            __builtin_prefetch((const char *)s->la + b);
+        for (unsigned b = 0; b < sizeof s->lane_addr; b += 64) /* no load of the (cold) slot */
+            __builtin_prefetch((const char *)u->slot_la[si] + b);
     }
     struct l1ro_done cd;
     while (l1ro_pop_done(&u->l1c, &cd, cycle)) {

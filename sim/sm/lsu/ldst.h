@@ -184,6 +184,7 @@ struct ldst {
     uint32_t n_slots;           /* sm.ldst_slots (entries) */
     struct ldst_slot *slots;    /* [n_slots] */
     uint32_t *free_stack;       /* [n_slots] free slot indices */
+    const uint64_t **slot_la;   /* [n_slots] each slot's `la`, dense, for NOTE(slot-prefetch) without reading the slot */
     uint32_t smem_extra;        /* smem.latency - 1 (cycles) a shared access waits after its bank cycles */
     uint32_t *sd_slot;          /* [n_slots] shared accesses in that delay, FIFO (slot indices) */
     cycle_t *sd_due;            /* [n_slots] cycle each completes */
