@@ -10,10 +10,15 @@
 #   bash bench/abrot.sh 8 "bfs --size small -o sync.max_time=200us" old/build/gpusim build/gpusim
 #
 # RUN ARGS follow `gpusim run`; -c gtx480 -o sim.mode=timing --threads 1 -q
-# are added unless given (later options win). Nothing is checked.
+# are added unless given (later options win). Nothing is checked. Needs
+# GNU time (/usr/bin/time; Debian: apt-get install time).
 set -euo pipefail
+if [ ! -x /usr/bin/time ]; then
+    echo "abrot: needs GNU time at /usr/bin/time (Debian: sudo apt-get install time)" >&2
+    exit 2
+fi
 if [ $# -lt 4 ]; then
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 rounds=$1
