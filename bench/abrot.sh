@@ -18,7 +18,7 @@ if [ ! -x /usr/bin/time ]; then
     exit 2
 fi
 if [ $# -lt 4 ]; then
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"
     exit 2
 fi
 rounds=$1
