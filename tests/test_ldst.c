@@ -23,6 +23,7 @@
 #include "sim/base/common.h"
 #include "sim/ptx/ir.h"
 #include "sim/sm/lsu/ldst.h"
+#include "tests/support/memop_store.h"
 #include "sim/base/stats.h"
 #include "sim/ptx/memorder.h"
 #include "tap.h"
@@ -111,28 +112,17 @@ static void h_done(void *ctx, const struct memop *op, const struct memop_result 
     f->n_done++;
 }
 
-/* The LD/ST unit keeps a pushed instruction by reference until its done
- * callback (NOTE(memop-ref) in ldst.h); the rig copies every push into a
- * ring of RIG_STORE entries, far more than can be in flight at once, so
- * that tests may change and push their memop again. */
-#define RIG_STORE 4096u
 struct rig {
     struct ldst u;
     struct fake *f;
     uint64_t t;
-    struct memop *store; /* [RIG_STORE] */
-    uint32_t store_next; /* next entry to use */
+    struct memop_store store; /* pushed memops (tests/support/memop_store.h) */
 };
 
-/* Hand op to the unit at cycle `cycle` from the rig's store. */
+/* Hand op to the unit at cycle `cycle` (a copy kept in the rig's store). */
 static bool rig_push(struct rig *r, const struct memop *op, uint64_t cycle)
 {
-    struct memop *m = &r->store[r->store_next % RIG_STORE];
-    *m = *op;
-    if (!ldst_push(&r->u, m, cycle))
-        return false;
-    r->store_next++;
-    return true;
+    return memop_store_push(&r->store, &r->u, op, cycle);
 }
 
 static void rig_init_p(struct rig *r, uint64_t smem_latency, uint64_t access_latency);
@@ -153,15 +143,14 @@ static void rig_init_p(struct rig *r, uint64_t smem_latency, uint64_t access_lat
     struct ldst_hooks h = {r->f, h_smem, h_local, h_param, h_done, NULL};
     ldst_init(&r->u, &p, &h, 0);
     r->t = 0;
-    r->store = xcalloc(RIG_STORE, sizeof *r->store);
-    r->store_next = 0;
+    memop_store_init(&r->store);
 }
 static void rig_fini(struct rig *r)
 {
     ldst_fini(&r->u);
     free(r->f->mem);
     free(r->f);
-    free(r->store);
+    memop_store_fini(&r->store);
 }
 
 /* One cycle: tick, one request to the fake, due replies back. */

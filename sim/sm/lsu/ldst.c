@@ -238,7 +238,7 @@ static bool release_ok(const struct ldst *u, uint32_t w, uint32_t self, uint64_t
         return true;
     for (uint32_t i = 0; i < u->n_slots; i++) {
         const struct ldst_slot *s = &u->slots[i];
-        if (s->used && kind_writes(s->op->kind) && s->op->seq < seq)
+        if (s->used && kind_writes(s->kind) && s->op->seq < seq)
             return false;
     }
     return true;
@@ -681,7 +681,7 @@ static bool stage_issue(struct ldst *u, cycle_t cycle)
         } else {
             ok = stage_l1d(u, cycle);
         }
-        if (ok && kind_is_store(s->op->kind)) {
+        if (ok && kind_is_store(s->kind)) {
             uint32_t w = s->op->warp;
             u->w_stores[w]++;
             if (u->w_stores[w] > u->st.pending_stores_max)
@@ -767,7 +767,7 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
     if (u->n_fences) {
         for (uint32_t i = 0; i < u->n_slots && u->n_fences; i++) {
             const struct ldst_slot *s = &u->slots[i];
-            if (!s->used || s->op->kind != MEMOP_FENCE || (int32_t)i == u->st_slot)
+            if (!s->used || s->kind != MEMOP_FENCE || (int32_t)i == u->st_slot)
                 continue;
             if (!(s->op->order & MO_ORD_REL_GPU) || (release_ok(u, s->op->warp, 1, s->op->seq) &&
                                                     tc_time_ok(u, cycle, &tc_wake)))
