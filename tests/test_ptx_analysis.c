@@ -7,6 +7,9 @@
  * search) on every committed kernel; every allocation is validated: no
  * two registers live at the same point share a physical register, 64-bit
  * values sit in even-aligned pairs, and the count covers every slot used.
+ * The executor's storage slots (pass "slots", NOTE(reg-slots)) are checked
+ * the same way, by a validator of this file's own, on the committed
+ * kernels and on every workload's kernel.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -203,6 +206,132 @@ static bool ref_reads_first(const struct ptx_func *fn, uint32_t start, int32_t v
     return found;
 }
 
+/* ---------------------------------------------------- executor slots */
+
+struct refs {
+    int32_t defs[32], uses[32];
+    uint32_t n_defs, n_uses;
+};
+
+static void refs_visit(int32_t v, int is_def, void *p)
+{
+    struct refs *r = p;
+    if (v < 0)
+        return;
+    if (is_def && r->n_defs < 32)
+        r->defs[r->n_defs++] = v;
+    else if (!is_def && r->n_uses < 32)
+        r->uses[r->n_uses++] = v;
+}
+
+/* Put the registers live in `set` (or v alone) into owner[]: false when a
+ * slot already holds a different register of the same group. */
+static bool own(const struct ptx_func *fn, int32_t *owner, int32_t v)
+{
+    int32_t k = fn->regs[v].slot;
+    if (k < 0 || (uint32_t)k >= fn->n_slots)
+        return false;
+    if (owner[k] >= 0 && owner[k] != v)
+        return false;
+    owner[k] = v;
+    return true;
+}
+
+static bool own_set(const struct ptx_func *fn, int32_t *owner, const uint64_t *set)
+{
+    for (uint32_t v = 0; v < fn->n_regs; v++)
+        if (((set[v / 64] >> (v % 64)) & 1) && !own(fn, owner, (int32_t)v))
+            return false;
+    return true;
+}
+
+static int32_t mapped(const struct ptx_func *fn, int32_t v)
+{
+    return v >= 0 && (uint32_t)v < fn->n_regs ? fn->regs[v].slot : v;
+}
+
+/* The slot assignment is safe for the executor: see NOTE(reg-slots). */
+static bool slots_valid(const struct ptx_func *fn, const char **why)
+{
+    uint32_t w = fn->live.words;
+    int32_t *owner = malloc((fn->n_slots + 1) * sizeof *owner);
+    uint32_t *sharing = calloc(fn->n_slots + 1, sizeof *sharing);
+    bool ok = fn->n_slots <= fn->n_regs && fn->xinsns && fn->xcall_args;
+    *why = "slot count or copies";
+    for (uint32_t v = 0; ok && v < fn->n_regs; v++)
+        if (fn->regs[v].slot >= 0)
+            ok = (uint32_t)fn->regs[v].slot < fn->n_slots && ++sharing[fn->regs[v].slot];
+    for (uint32_t pc = 0; ok && pc < fn->n_insns; pc++) {
+        const struct ptx_insn *in = &fn->insns[pc], *x = &fn->xinsns[pc];
+        struct refs r = {.n_defs = 0};
+        ptx_insn_for_each_reg(in, refs_visit, &r);
+        for (uint32_t k = 0; k <= fn->n_slots; k++)
+            owner[k] = -1;
+        *why = "a def shares a slot with a register live after it";
+        for (uint32_t i = 0; ok && i < r.n_defs; i++)
+            ok = own(fn, owner, r.defs[i]);
+        ok = ok && own_set(fn, owner, fn->live.live_out + (size_t)pc * w);
+        *why = "a use shares a slot with a def of its instruction";
+        for (uint32_t i = 0; ok && i < r.n_uses; i++)
+            ok = owner[fn->regs[r.uses[i]].slot] < 0 || owner[fn->regs[r.uses[i]].slot] == r.uses[i];
+        *why = "two registers live before an instruction share a slot";
+        for (uint32_t k = 0; ok && k <= fn->n_slots; k++)
+            owner[k] = -1;
+        ok = ok && own_set(fn, owner, fn->live.live_in + (size_t)pc * w);
+        *why = "a delayed-write destination or a shfl source shares its slot";
+        bool deferred = ((in->op == PTX_OP_LD || in->op == PTX_OP_LDU) &&
+                         (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC)) ||
+                        in->op == PTX_OP_ATOM || in->op == PTX_OP_BAR;
+        if (deferred)
+            for (uint32_t i = 0; ok && i < r.n_defs; i++)
+                ok = sharing[fn->regs[r.defs[i]].slot] == 1;
+        if (in->op == PTX_OP_SHFL)
+            for (uint32_t i = 0; ok && i < r.n_uses; i++)
+                ok = sharing[fn->regs[r.uses[i]].slot] == 1;
+        *why = "the executor's copy is not the renamed instruction";
+        ok = ok && x->op == in->op && x->guard == mapped(fn, in->guard);
+        for (unsigned k = 0; ok && k < (unsigned)in->n_dst + in->n_src && k < PTX_MAX_OPNDS; k++) {
+            const struct ptx_operand *a = &in->opnd[k], *b = &x->opnd[k];
+            if (a->kind == PTX_OPND_VEC)
+                for (unsigned e = 0; e < a->n && e < 4; e++)
+                    ok = ok && b->vec[e] == mapped(fn, a->vec[e]);
+            else if (a->kind == PTX_OPND_REG || a->kind == PTX_OPND_ADDR || a->kind == PTX_OPND_SYM)
+                ok = b->reg == mapped(fn, a->reg);
+        }
+    }
+    for (uint32_t i = 0; ok && i < fn->n_call_args; i++) {
+        const struct ptx_operand *a = &fn->call_args[i];
+        *why = "a call argument shares its slot or is not renamed";
+        if (a->kind == PTX_OPND_REG && a->reg >= 0)
+            ok = sharing[fn->regs[a->reg].slot] == 1 && fn->xcall_args[i].reg == fn->regs[a->reg].slot;
+    }
+    if (ok && fn->n_insns) {
+        *why = "two registers live at entry share a slot";
+        for (uint32_t k = 0; k <= fn->n_slots; k++)
+            owner[k] = -1;
+        ok = own_set(fn, owner, fn->live.live_in);
+    }
+    free(owner);
+    free(sharing);
+    return ok;
+}
+
+static void validate_slots(const struct ptx_module *m, const char *name, uint32_t *regs, uint32_t *slots)
+{
+    for (uint32_t f = 0; f < m->n_funcs; f++) {
+        const struct ptx_func *fn = &m->funcs[f];
+        if (!fn->has_body)
+            continue;
+        const char *why = "";
+        bool ok = slots_valid(fn, &why);
+        TAP_OK(ok, "%s/%s: executor slots respect liveness (%u registers in %u slots)%s%s", name, fn->name,
+               fn->n_regs, fn->n_slots, ok ? "" : ": ", ok ? "" : why);
+        TAP_OK(ptx_slots_check(fn), "%s/%s: the pass's own check agrees", name, fn->name);
+        *regs += fn->n_regs;
+        *slots += fn->n_slots;
+    }
+}
+
 static void validate_module(const struct ptx_module *m, const char *name)
 {
     for (uint32_t f = 0; f < m->n_funcs; f++) {
@@ -284,6 +413,8 @@ static void test_committed(void)
         struct ptx_module *m = NULL;
         if (ptx_load_file(path, &m, &d) == PTX_OK) {
             validate_module(m, e->d_name);
+            uint32_t regs = 0, slots = 0;
+            validate_slots(m, e->d_name, &regs, &slots);
             /* every conditional branch got a reconvergence PC */
             bool rc = true;
             for (uint32_t f = 0; f < m->n_funcs; f++)
@@ -304,6 +435,90 @@ static void test_committed(void)
     closedir(dir);
 }
 
+/* Every workload's kernel: slots valid, and fewer slots than registers in all. */
+static void test_slots_workloads(void)
+{
+    const char *wdir = GPUSIM_SOURCE_DIR "/workloads";
+    DIR *dir = opendir(wdir);
+    if (!dir) {
+        tap_bail("cannot open %s", wdir);
+        return;
+    }
+    struct dirent *e;
+    uint32_t regs = 0, slots = 0, n = 0;
+    while ((e = readdir(dir))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s/kernel.ptx", wdir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        fclose(f);
+        struct diag d;
+        diag_init(&d);
+        struct ptx_module *m = NULL;
+        if (ptx_load_file(path, &m, &d) == PTX_OK) {
+            validate_slots(m, e->d_name, &regs, &slots);
+            n++;
+        } else {
+            TAP_OK(0, "workloads/%s/kernel.ptx parses", e->d_name);
+        }
+        ptx_module_free(m);
+        diag_fini(&d);
+    }
+    closedir(dir);
+    printf("# %u workload modules: %u registers in %u slots\n", n, regs, slots);
+    TAP_OK(n >= 40 && slots * 2 < regs, "workload kernels: at least 40 modules, under half as many slots as registers");
+}
+
+/* Hand-made cases: sharing where lifetimes do not overlap, a dead load's
+ * destination and shfl's sources alone, a guarded redefinition kept apart
+ * from what is live across it, and the validators refusing a bad slot. */
+static void test_slots_small(void)
+{
+    struct ptx_module *m = parse_str(
+        HDR ".entry k(.param .u64 p)\n{\n .reg .pred %p<3>;\n .reg .b32 %r<12>;\n .reg .b64 %rd<3>;\n"
+            " ld.param.u64 %rd1, [p];\n"                /* 0 */
+            " ld.global.u32 %r1, [%rd1];\n"             /* 1: dead load */
+            " mov.u32 %r2, %tid.x;\n"                   /* 2 */
+            " add.s32 %r3, %r2, 1;\n"                   /* 3: r2 dies, r3 may take its slot? no: src/dst apart */
+            " add.s32 %r4, %r3, 2;\n"                   /* 4: r3 dies */
+            " add.s32 %r5, %r4, 3;\n"                   /* 5: r4 dies; r5 may reuse r2's or r3's slot */
+            " shfl.sync.bfly.b32 %r6, %r5, 1, 31, -1;\n" /* 6: r5 shfl source */
+            " setp.eq.u32 %p1, %r6, 0;\n"               /* 7 */
+            " @%p1 mov.u32 %r7, 9;\n"                    /* 8: guarded def of r7 (live at entry) */
+            " add.s32 %r8, %r6, %r7;\n"                 /* 9 */
+            " st.global.u32 [%rd1], %r8;\n"             /* 10 */
+            " ret;\n}\n");
+    TAP_OK(m != NULL, "slots snippet parses");
+    if (!m)
+        return;
+    struct ptx_func *fn = &m->funcs[0];
+    const char *why = "";
+    TAP_OK(slots_valid(fn, &why) && ptx_slots_check(fn), "snippet: slots valid");
+    int32_t r1 = vreg(fn, "%r1"), r2 = vreg(fn, "%r2"), r3 = vreg(fn, "%r3"), r4 = vreg(fn, "%r4"),
+            r5 = vreg(fn, "%r5"), r7 = vreg(fn, "%r7"), r8 = vreg(fn, "%r8"), rd1 = vreg(fn, "%rd1");
+    uint32_t same_as_r1 = 0, same_as_r5 = 0;
+    for (uint32_t v = 0; v < fn->n_regs; v++) {
+        same_as_r1 += fn->regs[v].slot == fn->regs[r1].slot;
+        same_as_r5 += fn->regs[v].slot == fn->regs[r5].slot;
+    }
+    TAP_OK(same_as_r1 == 1 && same_as_r5 == 1, "a dead load's destination and a shfl source have slots of their own");
+    TAP_OK(fn->regs[r3].slot != fn->regs[r2].slot && fn->regs[r4].slot != fn->regs[r3].slot,
+           "an instruction's source and destination never share");
+    TAP_OK(fn->regs[r4].slot == fn->regs[r2].slot, "a register whose life starts after another's ends takes its slot");
+    TAP_OK(fn->regs[r7].slot != fn->regs[rd1].slot && fn->regs[r7].slot != fn->regs[r8].slot,
+           "a register live from entry (guarded def) shares with nothing live meanwhile");
+    TAP_OK(fn->n_slots < fn->n_regs, "fewer slots (%u) than registers (%u)", fn->n_slots, fn->n_regs);
+    /* a bad assignment: rd1 (live from 0 to 10) onto r2's slot */
+    int32_t keep = fn->regs[rd1].slot;
+    fn->regs[rd1].slot = fn->regs[r2].slot;
+    TAP_OK(!slots_valid(fn, &why) && !ptx_slots_check(fn), "both validators refuse two live registers in one slot");
+    fn->regs[rd1].slot = keep;
+    ptx_module_free(m);
+}
+
 /* A custom pass through the public pipeline API. */
 static int count_pass(struct ptx_func *fn, void *ctx)
 {
@@ -319,9 +534,9 @@ static int stop_pass(struct ptx_func *fn, void *ctx)
 
 static void test_pipeline(void)
 {
-    TAP_OK(ptx_n_builtin_passes == 2 && strcmp(ptx_builtin_passes[0].name, "liveness") == 0 &&
-               strcmp(ptx_builtin_passes[1].name, "regalloc") == 0,
-           "built-in pipeline: liveness, regalloc");
+    TAP_OK(ptx_n_builtin_passes == 3 && strcmp(ptx_builtin_passes[0].name, "liveness") == 0 &&
+               strcmp(ptx_builtin_passes[1].name, "regalloc") == 0 && strcmp(ptx_builtin_passes[2].name, "slots") == 0,
+           "built-in pipeline: liveness, regalloc, slots");
     struct ptx_module *m = parse_str(if_loop_src);
     if (!m)
         return;
@@ -348,6 +563,8 @@ int main(void)
     test_ipdom();
     test_special_cfgs();
     test_committed();
+    test_slots_workloads();
+    test_slots_small();
     test_pipeline();
     return tap_exit();
 }

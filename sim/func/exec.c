@@ -639,7 +639,7 @@ static inline void prefetch_next(const struct warp *w)
     uint32_t pc = w->stk[w->sp - 1].pc;
     if (pc >= f->fn->n_insns)
         return;
-    const struct ptx_insn *in = &f->fn->insns[pc];
+    const struct ptx_insn *in = &f->fn->xinsns[pc]; /* NOTE(reg-slots) */
     const uint64_t *R = w->arena + f->reg_off;
     if (in->guard >= 0)
         __builtin_prefetch(R + (size_t)in->guard * FUNC_WARP);
@@ -670,7 +670,7 @@ enum step_result exec_warp_step(struct exec *x, struct warp *w)
         exec_lanes_leave(x, w, top->mask, w->depth == 0);
         return STEP_CONT;
     }
-    const struct ptx_insn *in = &fn->insns[pc];
+    const struct ptx_insn *in = &fn->xinsns[pc]; /* NOTE(reg-slots) */
     uint32_t mask = top->mask;
     uint64_t *R = w->arena + f->reg_off;
     uint32_t g = mask;

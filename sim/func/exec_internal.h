@@ -79,7 +79,7 @@ struct warp {
     uint32_t valid;            /* lanes that hold a thread */
     uint32_t exited;           /* lanes that executed exit */
     uint32_t bar_id;           /* barrier waited at (W_BAR) */
-    int32_t bar_dst;           /* bar.red destination vreg, -1 none */
+    int32_t bar_dst;           /* bar.red destination slot (NOTE(reg-slots)), -1 none */
     uint32_t bar_mask;         /* lanes that arrived at bar.red */
     uint32_t carry;            /* carry flag per lane (bit = lane) */
     bool bar_release;          /* timing mode: released from a barrier, not yet settled */
@@ -117,7 +117,7 @@ struct exec {
     uint64_t shared_bytes;       /* shared window per CTA (bytes) */
     uint64_t local_per_thread;   /* local window per thread (bytes) */
     long gcache;                 /* last device block hit, -1 none */
-    uint32_t *zero_regs;         /* kernel registers zeroed at warp start (NOTE(zero-live-in)), NULL = all */
+    uint32_t *zero_regs;         /* kernel register slots zeroed at warp start (NOTE(zero-live-in)), NULL = all */
     uint32_t n_zero_regs;        /* entries in zero_regs */
     uint64_t total_insts;        /* warp instructions in this launch (for %globaltimer) */
     bool progress;               /* something happened in this scheduling round */

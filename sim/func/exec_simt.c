@@ -21,11 +21,11 @@ static void frame_return(struct warp *w, uint32_t mask)
 {
     struct frame *f = &w->fr[w->depth], *cf = &w->fr[w->depth - 1];
     const struct ptx_func *fn = f->fn, *cfn = cf->fn;
-    const struct ptx_insn *ci = &cfn->insns[f->call_pc];
+    const struct ptx_insn *ci = &cfn->xinsns[f->call_pc];
     uint64_t *CR = w->arena + cf->reg_off;
     for (uint32_t j = 0; j < ci->call_n_ret && j < fn->n_rets; j++) {
         const struct ptx_param *pp = &fn->params[fn->n_params - fn->n_rets + j];
-        const struct ptx_operand *o = &cfn->call_args[ci->call_first + j];
+        const struct ptx_operand *o = &cfn->xcall_args[ci->call_first + j];
         for (uint32_t m = mask; m; m &= m - 1) {
             int lane = __builtin_ctz(m);
             const uint8_t *src = w->bytes + f->param_off + (size_t)lane * fn->param_bytes + pp->offset;
@@ -94,7 +94,7 @@ void exec_do_call(struct exec *x, struct warp *w, const struct ptx_insn *in, uin
     const struct ptx_func *fn = &mod->funcs[in->target];
     struct frame *cf = &w->fr[w->depth];
     const struct ptx_func *cfn = cf->fn;
-    size_t nslots = (size_t)fn->n_regs * FUNC_WARP;
+    size_t nslots = (size_t)fn->n_slots * FUNC_WARP;
     size_t nbytes = ((size_t)fn->param_bytes + fn->args_bytes) * FUNC_WARP;
     if (w->arena_used + nslots > w->arena_cap) {
         size_t nc = (w->arena_used + nslots) * 2;
@@ -134,7 +134,7 @@ void exec_do_call(struct exec *x, struct warp *w, const struct ptx_insn *in, uin
     uint32_t n_in = fn->n_params - fn->n_rets;
     for (uint32_t i = 0; i < in->call_n_arg && i < n_in; i++) {
         const struct ptx_param *pp = &fn->params[i];
-        const struct ptx_operand *o = &cfn->call_args[in->call_first + in->call_n_ret + i];
+        const struct ptx_operand *o = &cfn->xcall_args[in->call_first + in->call_n_ret + i];
         for (uint32_t m = mask; m; m &= m - 1) {
             int lane = __builtin_ctz(m);
             uint8_t *dst = w->bytes + f->param_off + (size_t)lane * fn->param_bytes + pp->offset;

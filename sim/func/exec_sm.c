@@ -155,7 +155,7 @@ int func_sm_issue(struct func_sm *s, uint32_t slot, uint32_t wid, struct memop *
     SIM_ASSERT(w->state == W_RUN, "func_sm: issue of a warp that cannot run");
     const struct ptx_func *fn = w->fr[w->depth].fn;
     uint32_t pc = w->stk[w->sp - 1].pc;
-    const struct ptx_insn *in = &fn->insns[pc];
+    const struct ptx_insn *in = &fn->xinsns[pc];
     enum ptx_op op = (enum ptx_op)in->op;
     bool is_mem = op == PTX_OP_LD || op == PTX_OP_LDU || op == PTX_OP_ST || op == PTX_OP_ATOM || op == PTX_OP_RED;
     out->func = fn->index;
@@ -204,7 +204,13 @@ void func_sm_mem_complete(struct func_sm *s, uint32_t func, const struct memop *
      * keeps its registers until its CTA is released). */
     const struct frame *f = &w->fr[w->depth];
     SIM_ASSERT(f->fn->index == func, "func_sm: load completes in another frame");
-    const struct ptx_insn *in = &f->fn->insns[op->pc];
+    const struct ptx_insn *in = &f->fn->xinsns[op->pc];
+    /* NOTE(reg-slots) in sim/ptx/passes/slots.c: only these write their
+     * registers after issue, and their destinations have slots of their own */
+    SIM_ASSERT(in->op == PTX_OP_ATOM || ((in->op == PTX_OP_LD || in->op == PTX_OP_LDU) &&
+                                         (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC)),
+               "func_sm: deferred completion of a %s%s (NOTE(reg-slots))", ptx_op_name((enum ptx_op)in->op),
+               ptx_space_name((enum ptx_space)in->space));
     uint64_t *R = w->arena + f->reg_off;
     enum ptx_type t = (enum ptx_type)in->type;
     unsigned es = ptx_type_bytes(t);

@@ -88,7 +88,7 @@ static void warp_start(struct exec *x, struct cta *c, struct warp *w, uint32_t w
     w->n_insts = 0;
     w->depth = 0;
     w->sp = 0;
-    w->arena_used = (size_t)x->kfn->n_regs * FUNC_WARP;
+    w->arena_used = (size_t)x->kfn->n_slots * FUNC_WARP;
     w->bytes_used = (size_t)x->kfn->args_bytes * FUNC_WARP;
     if (!x->zero_regs)
         memset(w->arena, 0, w->arena_used * sizeof(uint64_t));
@@ -218,8 +218,11 @@ uint64_t func_local_per_thread(const struct ptx_module *mod, const struct ptx_fu
  * 237 KB per CTA), which ran in the engine's serial step. Without
  * liveness information every register is zeroed. GPUSIM_PARANOID builds
  * fill the others with a poison pattern first, so that a register read
- * before written shows up as a wrong result in the sanitizer runs. Sets
- * x->zero_regs (NULL: zero all); -1 when out of memory. */
+ * before written shows up as a wrong result in the sanitizer runs. The
+ * registers live at entry and shfl's sources are zeroed in their storage
+ * slots (NOTE(reg-slots) in sim/ptx/passes/slots.c: the first kind share
+ * slots only among themselves, the second have slots of their own). Sets
+ * x->zero_regs (slots; NULL: zero all); -1 when out of memory. */
 static int zero_set(struct exec *x)
 {
     const struct ptx_func *fn = x->kfn;
@@ -241,14 +244,21 @@ static int zero_set(struct exec *x)
             set[(uint32_t)s->reg / 64] |= 1ull << ((uint32_t)s->reg % 64);
     }
     x->zero_regs = malloc((fn->n_regs ? fn->n_regs : 1) * sizeof *x->zero_regs);
-    if (!x->zero_regs) {
+    uint8_t *seen = calloc(fn->n_slots + 1, 1);
+    if (!x->zero_regs || !seen) {
         free(set);
+        free(seen);
         return -1;
     }
-    for (uint32_t v = 0; v < fn->n_regs; v++)
-        if ((set[v / 64] >> (v % 64)) & 1)
-            x->zero_regs[x->n_zero_regs++] = v;
+    for (uint32_t v = 0; v < fn->n_regs; v++) {
+        int32_t k = fn->regs[v].slot;
+        if (((set[v / 64] >> (v % 64)) & 1) && k >= 0 && !seen[k]) {
+            seen[k] = 1;
+            x->zero_regs[x->n_zero_regs++] = (uint32_t)k;
+        }
+    }
     free(set);
+    free(seen);
     return 0;
 }
 
@@ -290,7 +300,7 @@ int exec_alloc(struct exec *x)
             struct warp *w = &c->warps[i];
             w->stk_cap = 16;
             w->stk = line_alloc(w->stk_cap * sizeof *w->stk);
-            w->arena_cap = (size_t)x->kfn->n_regs * FUNC_WARP + 1;
+            w->arena_cap = (size_t)x->kfn->n_slots * FUNC_WARP + 1;
             w->arena = line_alloc(w->arena_cap * sizeof *w->arena);
             w->bytes_cap = (size_t)x->kfn->args_bytes * FUNC_WARP + 64;
             w->bytes = line_alloc(w->bytes_cap);

@@ -26,7 +26,7 @@ void exec_cta_barrier_check(struct exec *x, struct cta *c)
             w->state = W_RUN;
             w->bar_release = true;
             if (w->bar_dst >= 0) {
-                const struct ptx_insn *in = &w->fr[w->depth].fn->insns[w->stk[w->sp - 1].pc - 1];
+                const struct ptx_insn *in = &w->fr[w->depth].fn->xinsns[w->stk[w->sp - 1].pc - 1];
                 uint64_t v = in->aop == PTX_AOP_POPC ? c->bar_popc[b]
                              : in->aop == PTX_AOP_AND ? c->bar_and[b]
                                                       : c->bar_or[b];

@@ -365,6 +365,9 @@ void ptx_liveness_compute(struct ptx_func *fn);
 void ptx_liveness_free(struct ptx_liveness *lv);
 /* regalloc.c */
 void ptx_regalloc_run(struct ptx_func *fn);
+/* slots.c: the executor's register slots and renamed copies (NOTE(reg-slots));
+ * ptx_slots_check is declared in passes/passes.h */
+void ptx_slots_run(struct ptx_func *fn);
 
 static inline bool ptx_bit_test(const uint64_t *set, uint32_t i)
 {

@@ -238,10 +238,10 @@ void ptx_func_dump(const struct ptx_func *fn, FILE *out)
 {
     char buf[512];
     fprintf(out, "%s %s: %u insns, %u vregs (%u pred), params %u B, shared %" PRIu64
-                 " B, local %" PRIu64 " B, regs alloc %u ptxas %d -> %u\n",
+                 " B, local %" PRIu64 " B, regs alloc %u ptxas %d -> %u, executor slots %u\n",
             fn->is_entry ? ".entry" : ".func", fn->name, fn->n_insns, fn->n_regs, fn->n_pred_regs,
             fn->param_bytes, fn->shared_static_bytes, fn->local_bytes, fn->regs_alloc, fn->regs_ptxas,
-            fn->regs_per_thread);
+            fn->regs_per_thread, fn->n_slots);
     for (uint32_t i = 0; i < fn->n_insns; i++) {
         const struct ptx_insn *in = &fn->insns[i];
         if (fn->cfg.block_of && (i == 0 || fn->cfg.block_of[i] != fn->cfg.block_of[i - 1])) {

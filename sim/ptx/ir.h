@@ -483,6 +483,8 @@ struct ptx_reg {
     int32_t phys;    /* first physical register (64-bit: an even-aligned pair
                         phys, phys+1), or predicate number for predicates;
                         -1 before allocation or when never live */
+    int32_t slot;    /* the executor's storage slot (pass "slots", NOTE(reg-slots)
+                        in sim/ptx/passes/slots.c); -1 when never referenced */
 };
 
 struct ptx_label {
@@ -569,6 +571,15 @@ struct ptx_func {
     uint32_t preds_alloc;     /* predicate registers our allocator used */
     int32_t regs_ptxas;       /* `ptxas -v` count from the sidecar, -1 when absent */
     uint32_t regs_per_thread; /* count for occupancy: regs_ptxas if known, else regs_alloc */
+
+    /* The functional executor's view (pass "slots", NOTE(reg-slots) in
+     * sim/ptx/passes/slots.c): insns and call_args with every register
+     * operand renamed to its storage slot; registers whose values are never
+     * needed together share one. Everything but the executor reads the
+     * virtual registers of insns. */
+    struct ptx_insn *xinsns;        /* n_insns entries */
+    struct ptx_operand *xcall_args; /* n_call_args entries */
+    uint32_t n_slots;               /* storage slots per thread (<= n_regs) */
 };
 
 /* ----------------------------------------------------------------- module */

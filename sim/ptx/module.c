@@ -37,6 +37,8 @@ void ptx_func_free_contents(struct ptx_func *fn)
     }
     free(fn->vars);
     free(fn->call_args);
+    free(fn->xinsns);
+    free(fn->xcall_args);
     ptx_cfg_free(&fn->cfg);
     ptx_liveness_free(&fn->live);
     memset(fn, 0, sizeof *fn);

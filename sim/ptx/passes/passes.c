@@ -1,6 +1,6 @@
 /* sim/ptx/passes/passes.c: the pass pipeline (see passes.h).
  *
- * Does: hold the built-in pass table (liveness, regalloc) and run pass
+ * Does: hold the built-in pass table (liveness, regalloc, slots) and run pass
  * tables over functions. Does not: implement any analysis itself
  * (liveness.c, regalloc.c) or carry mutable state (tables are const).
  */
@@ -22,9 +22,17 @@ static int pass_regalloc(struct ptx_func *fn, void *ctx)
     return 0;
 }
 
+static int pass_slots(struct ptx_func *fn, void *ctx)
+{
+    (void)ctx;
+    ptx_slots_run(fn);
+    return 0;
+}
+
 const struct ptx_pass ptx_builtin_passes[] = {
     {"liveness", pass_liveness}, /* fn->live: per-instruction live-in/out */
     {"regalloc", pass_regalloc}, /* reg.phys, regs_alloc, preds_alloc, regs_per_thread */
+    {"slots", pass_slots},       /* reg.slot, n_slots, xinsns, xcall_args (the executor's view) */
 };
 const size_t ptx_n_builtin_passes = ARRAY_LEN(ptx_builtin_passes);
 

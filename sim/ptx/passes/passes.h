@@ -18,6 +18,7 @@
 #ifndef GPUSIM_SIM_PTX_PASSES_PASSES_H
 #define GPUSIM_SIM_PTX_PASSES_PASSES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sim/ptx/ir.h"
@@ -35,5 +36,11 @@ extern const size_t ptx_n_builtin_passes;
  * the first negative result (and *failed, if not NULL, names the pass). */
 int ptx_module_run_passes(struct ptx_module *m, const struct ptx_pass *passes, size_t n, void *ctx,
                           const char **failed);
+
+/* Pass "slots" (sim/ptx/passes/slots.c, NOTE(reg-slots)): true when fn's
+ * executor slots respect its liveness and fn->xinsns / fn->xcall_args are
+ * its instructions renamed to them. The pass checks its own result with
+ * it (falling back to one slot per register); tests call it too. */
+bool ptx_slots_check(const struct ptx_func *fn);
 
 #endif /* GPUSIM_SIM_PTX_PASSES_PASSES_H */
