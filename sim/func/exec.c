@@ -203,6 +203,62 @@ static void exec_carry(struct exec *x, struct warp *w, uint64_t *R, const struct
     }
 }
 
+/* NOTE(mov-sreg): mov of a special register into a register, the
+ * prologue of nearly every kernel (tid, ntid, ctaid): the per-lane path
+ * switched on the operand kind and the special register for every lane,
+ * and divided for the thread index. Values that are the same in every
+ * lane are computed once; the thread index components walk the warp's
+ * linear thread ids with a carry (x wraps at ntid.x into y, y at ntid.y
+ * into z), the values sreg_value gives. Others (lane masks) take the
+ * per-lane path: false. */
+static bool exec_mov_sreg(struct exec *x, struct warp *w, uint64_t *dp, unsigned sr, uint32_t g)
+{
+    switch (sr) {
+    case PTX_SREG_TID_X:
+    case PTX_SREG_TID_Y:
+    case PTX_SREG_TID_Z: {
+        const struct func_launch *l = x->l;
+        const uint32_t bx = l->block[0], by = l->block[1];
+        uint32_t lin = lane_lin(w, 0);
+        uint32_t tx = lin % bx, ty = lin / bx % by, tz = lin / (bx * by);
+        uint64_t row[FUNC_WARP];
+        for (unsigned lane = 0; lane < FUNC_WARP; lane++) {
+            row[lane] = sr == PTX_SREG_TID_X ? tx : sr == PTX_SREG_TID_Y ? ty : tz;
+            if (++tx == bx) {
+                tx = 0;
+                if (++ty == by) {
+                    ty = 0;
+                    tz++;
+                }
+            }
+        }
+        for (uint32_t m = g; m; m &= m - 1) {
+            unsigned lane = (unsigned)__builtin_ctz(m);
+            dp[lane] = row[lane];
+        }
+        return true;
+    }
+    case PTX_SREG_LANEID:
+        for (uint32_t m = g; m; m &= m - 1) {
+            unsigned lane = (unsigned)__builtin_ctz(m);
+            dp[lane] = lane;
+        }
+        return true;
+    case PTX_SREG_LANEMASK_EQ:
+    case PTX_SREG_LANEMASK_LE:
+    case PTX_SREG_LANEMASK_LT:
+    case PTX_SREG_LANEMASK_GE:
+    case PTX_SREG_LANEMASK_GT:
+        return false;
+    default: { /* the same in every lane */
+        const uint64_t v = sreg_value(x, w, sr, 0);
+        for (uint32_t m = g; m; m &= m - 1)
+            dp[__builtin_ctz(m)] = v;
+        return true;
+    }
+    }
+}
+
 static void exec_mov(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn *in,
                      uint32_t g)
 {
@@ -243,6 +299,9 @@ static void exec_mov(struct exec *x, struct warp *w, uint64_t *R, const struct p
         }
         return;
     }
+    if (s->kind == PTX_OPND_SREG && d->kind == PTX_OPND_REG && exec_mov_sreg(x, w, R + (size_t)d->reg * FUNC_WARP,
+                                                                           s->sreg, g))
+        return;
     for (uint32_t m = g; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
         setv(R, d, lane, opv(x, w, R, s, lane));
