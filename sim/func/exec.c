@@ -5,8 +5,10 @@
  * Model description and address layout in func.h; the other parts of the
  * executor are listed in exec_internal.h.
  *
- * Per warp: registers as reg-major arrays regs[vreg * 32 + lane] of 64-bit
- * slots (one array per call frame, carved from a per-warp arena), a SIMT
+ * Per warp: registers as slot-major arrays regs[slot * 32 + lane] of 64-bit
+ * values (one array per call frame, carved from a per-warp arena; the
+ * instructions run are the front end's copy renamed to slots, fn->xinsns,
+ * NOTE(reg-slots) in sim/ptx/passes/slots.c), a SIMT
  * stack of {pc, reconvergence pc, mask} entries shared by all frames (each
  * frame owns the entries from its stack_base up), and a carry bit per lane
  * for add.cc/addc.

@@ -2,9 +2,11 @@
  *
  * What is modelled: the architectural effect of a kernel launch. Warps of
  * 32 lanes interpret the pre-decoded PTX of sim/ptx/ir.h; each warp has
- * one 64-bit slot per virtual register per lane, a SIMT reconvergence stack
- * of {pc, reconvergence pc, active mask} driven by the IR's immediate
- * post-dominator PCs, predicated execution, call frames for .func, and the
+ * one 64-bit value per lane for each storage slot (registers never needed
+ * together share one: NOTE(reg-slots) in sim/ptx/passes/slots.c), a SIMT
+ * reconvergence stack of {pc, reconvergence pc, active mask} driven by the
+ * IR's immediate post-dominator PCs, predicated execution, call frames for
+ * .func, and the
  * PTX memory spaces (global/const in the context's device memory, shared per
  * CTA, local per thread, param per launch/call). Loads, stores and atomics
  * act on the backing store at once, in program order per warp.

@@ -22,8 +22,10 @@
  *    predicate register guard is true (false when guard_neg). Operands
  *    opnd[0 .. n_dst) are destinations, opnd[n_dst .. n_dst+n_src) sources,
  *    in PTX order (for st/red/atom the first source is the address).
- *  - Register values: one 64-bit slot per virtual register is enough for
+ *  - Register values: one 64-bit value per virtual register is enough for
  *    every type here (regs[i].bytes gives the width; predicates are 1 bit).
+ *    The functional executor stores them by storage slot and runs xinsns,
+ *    the copy renamed to slots (pass "slots", NOTE(reg-slots)).
  *  - Branch: insn.target is the target PC; for a branch that may diverge
  *    insn.reconv is its immediate post-dominator PC (PTX_PC_EXIT when the
  *    paths only meet at the function's exit).

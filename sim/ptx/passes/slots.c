@@ -6,10 +6,10 @@
  * executor's copy of the instructions (fn->xinsns, fn->xcall_args) with
  * register operands renamed to slots; fn->n_slots is the slot count per
  * thread and fn->regs[v].slot each register's slot (-1: never referenced).
- * nvcc's PTX names a fresh register for almost every value (bfs_expand: 116
+ * nvcc's PTX names a fresh register for almost every value (bfs_expand: 95
  * registers, of which a few dozen are live at once), and the executor kept
- * 256 bytes per register and warp: 30 KB a warp, 1.4 MB an SM, mostly
- * written once and never read again. NOTE(reg-slots).
+ * 256 bytes per register and warp: 24 KB a warp, 1.1 MB an SM, mostly
+ * written once and never read again (now 25 slots). NOTE(reg-slots).
  *
  * Two registers may share a slot unless (interference, from the liveness
  * pass): one is written while the other is live after the instruction;
