@@ -374,6 +374,15 @@ static inline bool ptx_bit_test(const uint64_t *set, uint32_t i)
     return (set[i >> 6] >> (i & 63)) & 1u;
 }
 static inline void ptx_bit_set(uint64_t *set, uint32_t i) { set[i >> 6] |= 1ull << (i & 63); }
+/* Symmetric n x n bit matrix of `words` words per row (interference
+ * graphs of regalloc.c and slots.c): the edge a-b, none for a == b. */
+static inline void ptx_bit_edge(uint64_t *m, uint32_t words, uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return;
+    ptx_bit_set(m + (size_t)a * words, b);
+    ptx_bit_set(m + (size_t)b * words, a);
+}
 static inline void ptx_bit_clear(uint64_t *set, uint32_t i)
 {
     set[i >> 6] &= ~(1ull << (i & 63));

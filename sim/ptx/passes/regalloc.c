@@ -39,13 +39,7 @@ struct ra {
     uint32_t n_defs;
 };
 
-static void edge(struct ra *ra, uint32_t a, uint32_t b)
-{
-    if (a == b)
-        return;
-    ptx_bit_set(ra->adj + (size_t)a * ra->words, b);
-    ptx_bit_set(ra->adj + (size_t)b * ra->words, a);
-}
+static void edge(struct ra *ra, uint32_t a, uint32_t b) { ptx_bit_edge(ra->adj, ra->words, a, b); }
 
 struct ref_ctx {
     struct ra *ra;

@@ -63,13 +63,7 @@ struct sl {
     uint32_t n_defs, n_uses;
 };
 
-static void edge(struct sl *s, uint32_t a, uint32_t b)
-{
-    if (a == b)
-        return;
-    ptx_bit_set(s->adj + (size_t)a * s->words, b);
-    ptx_bit_set(s->adj + (size_t)b * s->words, a);
-}
+static void edge(struct sl *s, uint32_t a, uint32_t b) { ptx_bit_edge(s->adj, s->words, a, b); }
 
 struct visit {
     struct sl *s;
