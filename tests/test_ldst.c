@@ -427,6 +427,30 @@ static void test_shared_const_param(void)
     run_until_done(&r, 30);
     TAP_EQ_U64(r.f->done_cycle[30] - t0, 3, "param 2 lines: done at push + 1 + (2 - 1) + 1");
     TAP_EQ_U64(r.f->res[30].data[3][1], 0xA0 + 12 + 1, "param bytes via callback");
+    /* NOTE(param-uniform): one address for every lane, only addr[0] written
+     * (the others garbage): one line, every lane reads addr[0]'s bytes,
+     * the timing of the same load with 32 equal addresses */
+    struct memop pu = mk(31, 0, MEMOP_LOAD, MEMOP_PARAM, 4, 0xffffffffu), pe = pu;
+    pu.uniform = 1;
+    pu.addr[0] = 8;
+    for (int i = 1; i < 32; i++)
+        pu.addr[i] = 0xdead0000u + 64u * i;
+    pe.seq = 32;
+    for (int i = 0; i < 32; i++)
+        pe.addr[i] = 8;
+    cyc(&r);
+    t0 = push(&r, &pu);
+    run_until_done(&r, 31);
+    uint64_t dt_u = r.f->done_cycle[31] - t0;
+    cyc(&r);
+    t0 = push(&r, &pe);
+    run_until_done(&r, 32);
+    TAP_EQ_U64(dt_u, 2, "uniform param load: one line, done at push + 1 + 1");
+    TAP_EQ_U64(r.f->done_cycle[32] - t0, dt_u, "uniform param load: the timing of 32 equal addresses");
+    ok = true;
+    for (int i = 0; i < 32; i++)
+        ok &= memcmp(r.f->res[31].data[i], r.f->res[32].data[i], 4) == 0 && r.f->res[31].data[i][1] == 0xA0 + 8 + 1;
+    TAP_OK(ok, "uniform param load: every lane gets addr[0]'s bytes");
     rig_fini(&r);
 }
 

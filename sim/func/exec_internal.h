@@ -133,6 +133,7 @@ struct exec {
     uint32_t mo_glob;            /* lanes of the issuing instruction deferred (global) */
     uint32_t mo_other;           /* lanes performed at issue in another space */
     uint8_t mo_other_space;      /* enum ptx_space of those */
+    bool mo_uniform;             /* every lane's address is mo->addr[0] (NOTE(param-uniform) in memop.h) */
     const uint64_t *cycle;       /* the SM's core cycle (%clock) */
     uint32_t sm_id;              /* the SM (%smid) */
     uint32_t *ev;                /* warps whose state or pc changed outside their own issue */

@@ -290,26 +290,22 @@ void exec_ld(struct exec *x, struct warp *w, uint64_t *R, const struct ptx_insn 
             const uint8_t *p = (const uint8_t *)(uintptr_t)x->l->params + a;
             struct memop *mo = x->mo;
             x->last_off = a;
-            if (mo) {
+            if (mo) { /* every lane reads a: one address (NOTE(param-uniform) in memop.h) */
                 x->mo_other |= m;
                 x->mo_other_space = PTX_SPACE_PARAM;
+                x->mo_uniform = true;
+                mo->addr[0] = a;
             }
             const struct ptx_operand *d = &in->opnd[0];
             if (d->kind == PTX_OPND_REG) { /* one value for every lane: read and extended once */
                 const enum ptx_type t = (enum ptx_type)in->type;
                 const uint64_t v = fpu_extend(load_bytes(p, ptx_type_bytes(t)), t);
                 uint64_t *dp = R + (size_t)d->reg * FUNC_WARP;
-                for (; m; m &= m - 1) {
-                    int lane = __builtin_ctz(m);
-                    if (mo)
-                        mo->addr[lane] = a;
-                    dp[lane] = v;
-                }
+                for (; m; m &= m - 1)
+                    dp[__builtin_ctz(m)] = v;
             }
             for (; m; m &= m - 1) {
                 int lane = __builtin_ctz(m);
-                if (mo)
-                    mo->addr[lane] = a;
                 ld_write(R, in, lane, p);
             }
         }

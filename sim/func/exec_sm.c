@@ -165,6 +165,7 @@ int func_sm_issue(struct func_sm *s, uint32_t slot, uint32_t wid, struct memop *
         x->mo = mo;
         x->mo_glob = x->mo_other = 0;
         x->mo_other_space = PTX_SPACE_GLOBAL;
+        x->mo_uniform = false;
     }
     exec_warp_step(x, w);
     x->mo = NULL;
@@ -181,6 +182,7 @@ int func_sm_issue(struct func_sm *s, uint32_t slot, uint32_t wid, struct memop *
         mo->aop = in->aop;
         mo->atype = in->type;
         mo->n_dst = 0;
+        mo->uniform = !glob && x->mo_uniform;
         if (op == PTX_OP_ATOM || op == PTX_OP_RED) {
             mo->size = (uint8_t)es;
             mo->kind = glob ? (op == PTX_OP_ATOM ? MEMOP_ATOMIC : MEMOP_RED) : MEMOP_LOAD;

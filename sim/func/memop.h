@@ -14,6 +14,13 @@
  * the executor derives them from the instruction's .sem/.scope/.volatile,
  * the LD/ST unit acts on them (docs/memmodel.md). What is not here: the
  * register writeback itself (the executor's job).
+ *
+ * NOTE(param-uniform): a kernel-parameter load whose address holds no
+ * register (ld.param [name+imm], seven of them at the start of every bfs
+ * warp) reads one address in every lane; the executor then writes only
+ * addr[0] and sets `uniform`, and the LD/ST unit reads addr[0] for every
+ * lane (the distinct-line count is 1) instead of 32 writes and a scan.
+ * Everything else has uniform = 0 and an address per active lane.
  */
 #ifndef GPUSIM_SIM_FUNC_MEMOP_H
 #define GPUSIM_SIM_FUNC_MEMOP_H
@@ -70,6 +77,8 @@ struct memop {
     uint8_t atype;       /* atomics: enum ptx_type of the operation */
     uint8_t n_dst;       /* entries used in dst */
     uint8_t order;       /* MO_ORD_* of sim/ptx/memorder.h for global accesses and fences, else 0 */
+    uint8_t uniform;     /* 1: every active lane's address is addr[0], the only one written
+                            (NOTE(param-uniform)); 0: addr[lane] per active lane */
     uint32_t active;     /* lanes that access memory (active and guard true) */
     uint16_t dst[MEMOP_MAX_DST]; /* scoreboard ids (sim/sm/sched/scoreboard.h) to release at completion */
     uint32_t cta;        /* linear CTA id of the warp (requester identity; the SM fills it at issue) */

@@ -353,7 +353,7 @@ static void timed_finish(struct ldst *u, uint32_t si, cycle_t cycle)
             u->h.smem_rw(u->h.ctx, op->warp, op->addr[lane], op->size, wr,
                          wr ? (uint8_t *)(uintptr_t)op->data[lane] : s->res.data[lane]);
         } else if (op->space == MEMOP_PARAM) {
-            u->h.param_rd(u->h.ctx, op->warp, op->addr[lane], op->size, s->res.data[lane]);
+            u->h.param_rd(u->h.ctx, op->warp, op->addr[op->uniform ? 0 : lane], op->size, s->res.data[lane]);
         }
     }
     if (op->space == MEMOP_SHARED && u->smem_extra) {
@@ -417,6 +417,12 @@ static void build_const_subs(struct ldst *u, struct ldst_slot *s)
      * line (a uniform or warp-local constant read), is one pass without
      * the search below; it gives the same single access. */
     uint32_t act = s->op->active;
+    if (act && s->op->uniform) { /* NOTE(param-uniform) in memop.h: addr[0] is every lane's */
+        s->sub_line[0] = s->la[0] & mask;
+        s->sub_lanes[0] = act;
+        s->n_sub = 1;
+        return;
+    }
     if (act) {
         uint64_t first = s->la[__builtin_ctz(act)] & mask, diff = 0;
         for (uint32_t m = act; m; m &= m - 1)
