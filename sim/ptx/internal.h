@@ -374,6 +374,19 @@ static inline bool ptx_bit_test(const uint64_t *set, uint32_t i)
     return (set[i >> 6] >> (i & 63)) & 1u;
 }
 static inline void ptx_bit_set(uint64_t *set, uint32_t i) { set[i >> 6] |= 1ull << (i & 63); }
+/* Colouring order of regalloc.c and slots.c: by first appearance, ties by
+ * index (qsort comparator of struct ptx_order_item). */
+struct ptx_order_item {
+    uint32_t first, idx;
+};
+static inline int ptx_order_cmp(const void *a, const void *b)
+{
+    const struct ptx_order_item *x = a, *y = b;
+    if (x->first != y->first)
+        return x->first < y->first ? -1 : 1;
+    return x->idx < y->idx ? -1 : (x->idx > y->idx);
+}
+
 /* Symmetric n x n bit matrix of `words` words per row (interference
  * graphs of regalloc.c and slots.c): the edge a-b, none for a == b. */
 static inline void ptx_bit_edge(uint64_t *m, uint32_t words, uint32_t a, uint32_t b)

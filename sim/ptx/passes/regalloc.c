@@ -97,18 +97,6 @@ static void scan(struct ra *ra)
     }
 }
 
-/* Sort class indices by first appearance (stable by index). */
-struct order_item {
-    uint32_t first, k;
-};
-
-static int order_cmp(const void *a, const void *b)
-{
-    const struct order_item *x = a, *y = b;
-    if (x->first != y->first)
-        return x->first < y->first ? -1 : 1;
-    return x->k < y->k ? -1 : (x->k > y->k);
-}
 
 static uint32_t width_of(const struct ra *ra, uint32_t k)
 {
@@ -130,12 +118,12 @@ static uint32_t lowest_free(const uint8_t *busy, uint32_t width)
 static uint32_t colour(struct ra *ra)
 {
     struct ptx_func *fn = ra->fn;
-    struct order_item *ord = ptx_xcalloc(ra->n, sizeof *ord);
+    struct ptx_order_item *ord = ptx_xcalloc(ra->n, sizeof *ord); /* by first appearance */
     uint32_t n_live = 0;
     for (uint32_t k = 0; k < ra->n; k++)
         if (ra->first[k] != UINT32_MAX)
-            ord[n_live++] = (struct order_item){ra->first[k], k};
-    qsort(ord, n_live, sizeof *ord, order_cmp);
+            ord[n_live++] = (struct ptx_order_item){ra->first[k], k};
+    qsort(ord, n_live, sizeof *ord, ptx_order_cmp);
     uint32_t slots = 2 * ra->n + 4, used = 0;
     uint8_t *busy = ptx_xcalloc(slots, 1);
     int32_t *phys = ptx_xcalloc(ra->n, sizeof *phys);
@@ -145,7 +133,7 @@ static uint32_t colour(struct ra *ra)
     uint32_t *active = ra->adj ? NULL : ptx_xcalloc(ra->n + 1, sizeof *active);
     uint32_t n_active = 0;
     for (uint32_t i = 0; i < n_live; i++) {
-        uint32_t k = ord[i].k, width = width_of(ra, k);
+        uint32_t k = ord[i].idx, width = width_of(ra, k);
         memset(busy, 0, slots);
         if (ra->adj) {
             const uint64_t *row = ra->adj + (size_t)k * ra->words;

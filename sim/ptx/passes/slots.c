@@ -163,33 +163,21 @@ static void scan(struct sl *s)
         pin_operand(s, &fn->call_args[i]);
 }
 
-struct order_item {
-    uint32_t first, v;
-};
-
-static int order_cmp(const void *a, const void *b)
-{
-    const struct order_item *x = a, *y = b;
-    if (x->first != y->first)
-        return x->first < y->first ? -1 : 1;
-    return x->v < y->v ? -1 : (x->v > y->v);
-}
-
 /* Slots into fn->regs[].slot; returns the slot count. */
 static uint32_t colour(struct sl *s, struct ptx_func *fn)
 {
-    struct order_item *ord = ptx_xcalloc(s->n + 1, sizeof *ord);
+    struct ptx_order_item *ord = ptx_xcalloc(s->n + 1, sizeof *ord);
     uint32_t n_ord = 0;
     for (uint32_t v = 0; v < s->n; v++) {
         fn->regs[v].slot = -1;
         if (s->first[v] != UINT32_MAX && !s->pinned[v])
-            ord[n_ord++] = (struct order_item){s->first[v], v};
+            ord[n_ord++] = (struct ptx_order_item){s->first[v], v};
     }
-    qsort(ord, n_ord, sizeof *ord, order_cmp);
+    qsort(ord, n_ord, sizeof *ord, ptx_order_cmp);
     uint8_t *busy = ptx_xcalloc(s->n + 1, 1);
     uint32_t used = 0;
     for (uint32_t i = 0; i < n_ord; i++) {
-        uint32_t v = ord[i].v;
+        uint32_t v = ord[i].idx;
         memset(busy, 0, used + 1);
         const uint64_t *row = s->adj + (size_t)v * s->words;
         for (uint32_t x = 0; x < s->words; x++)
