@@ -7,8 +7,12 @@
  * access (shared-memory banks, coalescer, L1D/constant cache, interconnect)
  * and, when the data is back, hands each lane's bytes to the completion
  * callback, which writes the destination registers and releases the
- * scoreboard. Shared, local and param accesses are private to the SM; the
- * LD/ST unit performs them on the SM's own storage at their timed cycle.
+ * scoreboard. Shared, local and param accesses are private to the SM: the
+ * SM's executor performs them at issue and the LD/ST unit only times them
+ * (its smem_rw / param_rd hooks, which move the data at the timed cycle
+ * instead, are for test rigs: NOTE(hooks-at-issue) in sim/sm/lsu/ldst.c);
+ * only global loads and atomics write their registers at completion
+ * (NOTE(reg-slots) relies on it).
  *
  * Memory-model marks travel in `order` (MO_ORD_* of sim/ptx/memorder.h):
  * the executor derives them from the instruction's .sem/.scope/.volatile,
