@@ -209,10 +209,8 @@ void func_sm_mem_complete(struct func_sm *s, uint32_t func, const struct memop *
     const struct ptx_insn *in = &f->fn->xinsns[op->pc];
     /* NOTE(reg-slots) in sim/ptx/passes/slots.c: only these write their
      * registers after issue, and their destinations have slots of their own */
-    SIM_ASSERT(in->op == PTX_OP_ATOM || ((in->op == PTX_OP_LD || in->op == PTX_OP_LDU) &&
-                                         (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC)),
-               "func_sm: deferred completion of a %s%s (NOTE(reg-slots))", ptx_op_name((enum ptx_op)in->op),
-               ptx_space_name((enum ptx_space)in->space));
+    SIM_ASSERT(ptx_insn_completes_late(in), "func_sm: deferred completion of a %s%s (NOTE(reg-slots))",
+               ptx_op_name((enum ptx_op)in->op), ptx_space_name((enum ptx_space)in->space));
     uint64_t *R = w->arena + f->reg_off;
     enum ptx_type t = (enum ptx_type)in->type;
     unsigned es = ptx_type_bytes(t);

@@ -645,6 +645,19 @@ static inline bool ptx_insn_is_terminator(const struct ptx_insn *in)
            in->op == PTX_OP_TRAP;
 }
 
+/* May the instruction write its destinations after its issue? Timing mode
+ * writes global and generic loads and atomics when the reply returns
+ * (func_sm_mem_complete, which asserts this); loads of the SM's own spaces
+ * (shared, local, param, const) are performed at issue in every mode. The
+ * executor's register slots rely on it (NOTE(reg-slots)). */
+static inline bool ptx_insn_completes_late(const struct ptx_insn *in)
+{
+    if (in->op == PTX_OP_ATOM)
+        return true;
+    return (in->op == PTX_OP_LD || in->op == PTX_OP_LDU) &&
+           (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC);
+}
+
 /* Calls fn(vreg, is_def, ctx) for every virtual register the instruction
  * reads (is_def = 0: sources, address bases, the guard) or writes
  * (is_def = 1), in operand order. Vector operands are expanded. */

@@ -92,15 +92,9 @@ static void ref_visit(int32_t v, int is_def, void *p)
     }
 }
 
-/* An instruction whose destinations may be written after its issue. */
-static bool pins_defs(const struct ptx_insn *in)
-{
-    if (in->op == PTX_OP_ATOM || in->op == PTX_OP_BAR)
-        return true;
-    if (in->op != PTX_OP_LD && in->op != PTX_OP_LDU)
-        return false;
-    return in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_GENERIC;
-}
+/* An instruction whose destinations may be written after its issue
+ * (bar.red at the barrier's release). */
+static bool pins_defs(const struct ptx_insn *in) { return ptx_insn_completes_late(in) || in->op == PTX_OP_BAR; }
 
 static void pin_operand(struct sl *s, const struct ptx_operand *o)
 {
