@@ -9,10 +9,17 @@
  *                --size (default small): warp and thread instructions, the
  *                host seconds spent inside kernels, and the rates. Each run
  *                is also verified; a failed verification is reported.
+ *  (c) PTX front end  a synthetic kernel of --ptx-lines lines (default
+ *                10,000; tests/support/ptx_big.h: ~2,000 registers live
+ *                nearly everywhere, the worst case for the passes' bit sets):
+ *                seconds for ptx_parse (lexing, parsing, CFG and the
+ *                built-in passes) and for each built-in pass run again on
+ *                the parsed function. Best of --repeat. (Kept here rather
+ *                than in test_ptx_parse: tests do not assert timing.)
  *
  * Prints Markdown; --json FILE also writes the numbers and the machine.
  * Options: --quick (fewer iterations, tiny workloads: a CI smoke), --iters N,
- * --repeat N, --size S, --workloads LIST, --json FILE, --help.
+ * --repeat N, --size S, --workloads LIST, --ptx-lines N, --json FILE, --help.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -23,10 +30,14 @@
 
 #include "gpusim.h"
 #include "sim/base/json.h"
+#include "sim/ptx/passes/passes.h"
+#include "sim/ptx/ptx.h"
 #include "support/machine.h"
+#include "tests/support/ptx_big.h"
 #include "wl.h"
 
 #define MAX_WL 128
+#define MAX_PASSES 8
 
 struct wl_row {
     const char *name;
@@ -52,6 +63,13 @@ struct bench {
     /* (b) */
     struct wl_row rows[MAX_WL];
     unsigned n_rows;
+    /* (c) */
+    int ptx_lines;
+    uint32_t p_insns, p_regs;
+    double p_parse_s;                /* ptx_parse, passes included */
+    double p_pass_s[MAX_PASSES];     /* each built-in pass alone */
+    unsigned p_n_passes;
+    bool p_ok;
 };
 
 static double now_s(void)
@@ -167,6 +185,51 @@ static int bench_workloads(struct bench *b)
     return bad;
 }
 
+/* (c): the front end on the synthetic kernel, best of b->repeat. */
+static int bench_ptx(struct bench *b)
+{
+    size_t len = 0;
+    char *buf = ptx_big_kernel(b->ptx_lines, &len);
+    b->p_parse_s = 1e30;
+    b->p_n_passes = ptx_n_builtin_passes < MAX_PASSES ? (unsigned)ptx_n_builtin_passes : MAX_PASSES;
+    for (unsigned i = 0; i < b->p_n_passes; i++)
+        b->p_pass_s[i] = 1e30;
+    b->p_ok = true;
+    for (int r = 0; r < b->repeat && b->p_ok; r++) {
+        struct diag d;
+        diag_init(&d);
+        struct ptx_module *m = NULL;
+        double s0 = now_s();
+        int rc = ptx_parse(buf, len, "big.ptx", &m, &d);
+        double s = now_s() - s0;
+        if (rc != PTX_OK || !m || !m->n_funcs) {
+            diag_print(&d, stderr);
+            b->p_ok = false;
+        } else {
+            struct ptx_func *fn = &m->funcs[0];
+            b->p_insns = fn->n_insns;
+            b->p_regs = fn->n_regs;
+            if (s < b->p_parse_s)
+                b->p_parse_s = s;
+            /* the passes are idempotent: each run again, in pipeline order */
+            for (unsigned i = 0; i < b->p_n_passes; i++) {
+                s0 = now_s();
+                ptx_builtin_passes[i].run(fn, NULL);
+                s = now_s() - s0;
+                if (s < b->p_pass_s[i])
+                    b->p_pass_s[i] = s;
+            }
+            b->p_ok = ptx_slots_check(fn);
+        }
+        ptx_module_free(m);
+        diag_fini(&d);
+    }
+    free(buf);
+    if (!b->p_ok)
+        fprintf(stderr, "func: the synthetic PTX kernel failed to parse or its slots are invalid\n");
+    return b->p_ok ? 0 : 1;
+}
+
 static double rate(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
 
 static void print_markdown(const struct bench *b)
@@ -181,6 +244,19 @@ static void print_markdown(const struct bench *b)
     printf("| %llu | %llu | %.3f | %.1f | %.2f | %s |\n", (unsigned long long)b->c_thread_insts,
            (unsigned long long)b->c_warp_insts, b->c_best_s, rate(b->c_thread_insts, b->c_best_s) * 1e-6,
            rate(b->c_warp_insts, b->c_best_s) * 1e-6, b->c_ok ? "ok" : "WRONG");
+    if (b->ptx_lines > 0) {
+        double passes = 0;
+        printf("\n## (c) PTX front end (one host core)\n\n");
+        printf("Synthetic kernel, %d lines: %u instructions, %u registers; best of %d.\n\n", b->ptx_lines,
+               b->p_insns, b->p_regs, b->repeat);
+        printf("| stage | ms |\n|:--|---:|\n");
+        for (unsigned i = 0; i < b->p_n_passes; i++) {
+            printf("| pass %s | %.2f |\n", ptx_builtin_passes[i].name, b->p_pass_s[i] * 1e3);
+            passes += b->p_pass_s[i];
+        }
+        printf("| lex, parse, CFG (the rest) | %.2f |\n", (b->p_parse_s - passes) * 1e3);
+        printf("| **ptx_parse, all** | %.2f |\n", b->p_parse_s * 1e3);
+    }
     if (!b->n_rows)
         return;
     printf("\n## (b) Workloads, size %s, seed 1, gtx480\n\n", wl_size_name(b->size));
@@ -224,6 +300,19 @@ static void write_json(struct json_writer *w, void *arg)
     jw_double(w, "warp_insts_per_second", rate(b->c_warp_insts, b->c_best_s));
     jw_bool(w, "result_ok", b->c_ok);
     jw_obj_end(w);
+    if (b->ptx_lines > 0) {
+        jw_obj_begin(w, "ptx_front_end");
+        jw_i64(w, "lines", b->ptx_lines);
+        jw_u64(w, "insns", b->p_insns);
+        jw_u64(w, "regs", b->p_regs);
+        jw_double(w, "parse_seconds", b->p_parse_s);
+        jw_obj_begin(w, "pass_seconds");
+        for (unsigned i = 0; i < b->p_n_passes; i++)
+            jw_double(w, ptx_builtin_passes[i].name, b->p_pass_s[i]);
+        jw_obj_end(w);
+        jw_bool(w, "result_ok", b->p_ok);
+        jw_obj_end(w);
+    }
     jw_str(w, "workload_size", wl_size_name(b->size));
     jw_arr_begin(w, "workloads");
     for (unsigned i = 0; i < b->n_rows; i++) {
@@ -248,7 +337,7 @@ static void write_json(struct json_writer *w, void *arg)
 static void usage(void)
 {
     puts("usage: func [--quick] [--iters N] [--repeat N] [--size tiny|small|medium|large]\n"
-         "            [--workloads a,b,...|none] [--json FILE]");
+         "            [--workloads a,b,...|none] [--ptx-lines N (0: skip)] [--json FILE]");
 }
 
 int main(int argc, char **argv)
@@ -257,6 +346,7 @@ int main(int argc, char **argv)
     b->iters = 2000;
     b->repeat = 3;
     b->size = WL_SMALL;
+    b->ptx_lines = 10000;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--quick")) {
@@ -275,6 +365,8 @@ int main(int argc, char **argv)
                 return 2;
             }
             b->size = (enum wl_size)s, i++;
+        } else if (!strcmp(a, "--ptx-lines") && v) {
+            b->ptx_lines = atoi(v), i++;
         } else if (!strcmp(a, "--workloads") && v) {
             b->only = v, i++;
         } else if (!strcmp(a, "--json") && v) {
@@ -287,7 +379,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (b->iters < 1 || b->repeat < 1) {
+    if (b->iters < 1 || b->repeat < 1 || b->ptx_lines < 0 || b->ptx_lines > 1000000) {
         usage();
         return 2;
     }
@@ -295,6 +387,8 @@ int main(int argc, char **argv)
     int rc = bench_compute(b);
     if (rc == 2)
         return 2;
+    if (b->ptx_lines > 0)
+        rc |= bench_ptx(b);
     if (!b->only || strcmp(b->only, "none"))
         rc |= bench_workloads(b);
     print_markdown(b);

@@ -5,7 +5,7 @@
  * classes, opcodes/types/modifiers, immediates (0f/0d, negative, hex),
  * address expressions, variables with initialisers, kernel attributes,
  * calls, special registers, nested scopes; plus handwritten snippets for
- * edge cases and a 10k-line parse-speed check.
+ * edge cases and a 10k-line kernel (valid analyses; its speed is bench/func (c)).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -13,7 +13,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "sim/ptx/passes/passes.h"
 #include "sim/ptx/ptx.h"
+#include "support/ptx_big.h"
 #include "tap.h"
 
 #ifndef GPUSIM_SOURCE_DIR
@@ -537,27 +539,14 @@ static void test_more_forms(void)
     diag_fini(&d);
 }
 
-/* A kernel with ~10k lines must parse in well under a second. */
-static void test_speed(void)
+/* A 10k-line kernel with ~2,000 registers live nearly everywhere parses,
+ * and the built-in passes give valid results on it (the worst case for
+ * their bit sets and matrices). How long that takes is measured by
+ * bench/func (section (c)), not asserted here: timing belongs in benchmarks. */
+static void test_big(void)
 {
-    size_t cap = 1 << 20, len = 0;
-    char *buf = malloc(cap);
-    len += (size_t)snprintf(buf + len, cap - len, HDR ".entry big(.param .u64 p)\n{\n .reg .pred %%p<2>;\n"
-                                                  " .reg .b32 %%r<2000>;\n .reg .b64 %%rd<3>;\n"
-                                                  " ld.param.u64 %%rd1, [p];\n");
-    for (int i = 1; i < 10000; i++) {
-        if (len + 200 > cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        int r = i % 1999 + 1, q = (i * 7) % 1999 + 1;
-        if (i % 50 == 0)
-            len += (size_t)snprintf(buf + len, cap - len, "L%d:\n setp.lt.s32 %%p1, %%r%d, %d;\n @%%p1 bra L%d;\n",
-                                    i, r, i, i - 50 > 0 ? i - 50 : i);
-        else
-            len += (size_t)snprintf(buf + len, cap - len, " add.s32 %%r%d, %%r%d, %d;\n", r, q, i);
-    }
-    len += (size_t)snprintf(buf + len, cap - len, " st.global.u32 [%%rd1], %%r5;\n ret;\n}\n");
+    size_t len = 0;
+    char *buf = ptx_big_kernel(10000, &len);
     struct diag d;
     diag_init(&d);
     struct ptx_module *m = NULL;
@@ -565,9 +554,16 @@ static void test_speed(void)
     int rc = ptx_parse(buf, len, "big.ptx", &m, &d);
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     diag_print(&d, stdout);
-    TAP_OK(rc == PTX_OK && m && m->funcs[0].n_insns > 10000, "10k-line kernel parses (%u insns)",
-           m ? m->funcs[0].n_insns : 0);
-    TAP_OK(secs < 1.0, "parse + CFG + liveness + regalloc in %.3f s (< 1 s)", secs);
+    const struct ptx_func *fn = m && m->n_funcs ? &m->funcs[0] : NULL;
+    TAP_OK(rc == PTX_OK && fn && fn->n_insns > 10000, "10k-line kernel parses (%u insns)", fn ? fn->n_insns : 0);
+    tap_diag("parse + CFG + liveness + regalloc + slots: %.3f s (not asserted; bench/func (c))", secs);
+    if (fn) {
+        /* 1,999 b32 registers, nearly all live together: regalloc needs
+         * about one physical register each, and slots share almost none */
+        TAP_OK(fn->regs_alloc >= 1900 && fn->regs_alloc <= 2010, "regalloc: %u physical registers", fn->regs_alloc);
+        TAP_OK(ptx_slots_check(fn) && fn->n_slots >= 1900 && fn->n_slots <= fn->n_regs,
+               "slots valid against liveness: %u slots for %u registers", fn->n_slots, fn->n_regs);
+    }
     ptx_module_free(m);
     diag_fini(&d);
     free(buf);
@@ -583,6 +579,6 @@ int main(void)
     test_asm_misc();
     test_snippets();
     test_more_forms();
-    test_speed();
+    test_big();
     return tap_exit();
 }
