@@ -3,7 +3,7 @@
  * A pass is {name, run}: run(fn, ctx) analyses or rewrites one function
  * with a body and returns 0, or a negative value to stop the pipeline.
  * ptx_parse() runs the built-in pipeline (ptx_builtin_passes: liveness,
- * then register allocation) on every function. Register-file mechanisms
+ * register allocation, executor slots) on every function. Register-file mechanisms
  * (racetrack remapping, LTRF intervals and renumbering) add their own
  * tables and run them with ptx_module_run_passes() after loading, with
  * their configuration in ctx. Passes must only touch the function they are

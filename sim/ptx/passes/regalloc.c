@@ -21,8 +21,10 @@
 
 #include "sim/ptx/internal.h"
 
-/* NOTE(regalloc): the matrix costs n^2/8 bytes: 8192 vregs = 8 MB. nvcc
- * kernels in the test set have < 500 vregs per class. */
+/* NOTE(regalloc): the matrix costs n x n_regs / 8 bytes (rows are the
+ * class's vregs, columns all vregs, so a row is OR-ed with a live set by
+ * words): 8192 vregs = 8 MB. nvcc kernels in the test set have < 500 vregs
+ * per class (lib_paths: 3,384 in one function). */
 #define RA_MATRIX_MAX 8192u
 
 struct ra {
@@ -30,16 +32,24 @@ struct ra {
     bool pred;          /* allocating the predicate class */
     uint32_t *cls_of;   /* vreg -> index within the class, UINT32_MAX if other class */
     uint32_t *vreg_of;  /* class index -> vreg */
+    uint64_t *mask;     /* vregs of the class (live.words words) */
     uint32_t n;         /* vregs in the class */
-    uint64_t *adj;      /* n x n bit matrix (NULL in interval mode) */
-    uint32_t words;     /* per matrix row */
+    uint64_t *adj;      /* n rows (class index) x n_regs columns (vreg) of bits; NULL in interval mode */
+    uint32_t words;     /* per matrix row (= live.words) */
     uint32_t *first;    /* class index -> first instruction it appears in (UINT32_MAX never) */
     uint32_t *last;     /* class index -> last instruction where it is live or referenced */
     int32_t defs[PTX_MAX_OPNDS * 4 + 1]; /* defs of the current instruction */
     uint32_t n_defs;
 };
 
-static void edge(struct ra *ra, uint32_t a, uint32_t b) { ptx_bit_edge(ra->adj, ra->words, a, b); }
+/* The edge between class members k and j (class indices). */
+static void edge(struct ra *ra, uint32_t k, uint32_t j)
+{
+    if (k == j)
+        return;
+    ptx_bit_set(ra->adj + (size_t)k * ra->words, ra->vreg_of[j]);
+    ptx_bit_set(ra->adj + (size_t)j * ra->words, ra->vreg_of[k]);
+}
 
 struct ref_ctx {
     struct ra *ra;
@@ -61,7 +71,38 @@ static void ref_visit(int32_t v, int is_def, void *p)
         ra->defs[ra->n_defs++] = (int32_t)k;
 }
 
-/* Scan the function: first/last appearance, and matrix edges. */
+/* first[]/last[] over the live sets: the first (last) instruction where a
+ * class member is live in or out. Each register is looked at once per
+ * direction (`seen`), the rest is whole words. */
+static void live_span(struct ra *ra, bool backward)
+{
+    const struct ptx_func *fn = ra->fn;
+    const uint32_t w = fn->live.words;
+    uint64_t *seen = ptx_xcalloc(w + 1, sizeof *seen);
+    for (uint32_t i = 0; i < fn->n_insns; i++) {
+        uint32_t pc = backward ? fn->n_insns - 1 - i : i;
+        const uint64_t *out = fn->live.live_out + (size_t)pc * w;
+        const uint64_t *in = fn->live.live_in + (size_t)pc * w;
+        for (uint32_t x = 0; x < w; x++) {
+            uint64_t fresh = (out[x] | in[x]) & ra->mask[x] & ~seen[x];
+            seen[x] |= fresh;
+            for (; fresh; fresh &= fresh - 1) {
+                uint32_t k = ra->cls_of[x * 64 + (uint32_t)__builtin_ctzll(fresh)];
+                if (!backward && (ra->first[k] == UINT32_MAX || pc < ra->first[k]))
+                    ra->first[k] = pc;
+                if (backward && (ra->last[k] == UINT32_MAX || pc > ra->last[k]))
+                    ra->last[k] = pc;
+            }
+        }
+    }
+    free(seen);
+}
+
+/* Scan the function: first/last appearance, and matrix edges. A def gets
+ * an edge to every class member live after its instruction: its row is
+ * OR-ed with the live-out set by words, and the matrix is made symmetric
+ * once at the end (one bit pair per edge and instruction was most of the
+ * pass's time on big functions). */
 static void scan(struct ra *ra)
 {
     struct ptx_func *fn = ra->fn;
@@ -70,33 +111,32 @@ static void scan(struct ra *ra)
         struct ref_ctx c = {ra, pc};
         ra->n_defs = 0;
         ptx_insn_for_each_reg(&fn->insns[pc], ref_visit, &c);
+        if (!ra->adj)
+            continue;
         const uint64_t *out = fn->live.live_out + (size_t)pc * w;
-        const uint64_t *in = fn->live.live_in + (size_t)pc * w;
-        for (uint32_t x = 0; x < w; x++) {
-            uint64_t bits = out[x] | in[x];
-            while (bits) {
-                uint32_t v = x * 64 + (uint32_t)__builtin_ctzll(bits);
-                bits &= bits - 1;
-                uint32_t k = v < fn->n_regs ? ra->cls_of[v] : UINT32_MAX;
-                if (k == UINT32_MAX)
-                    continue;
-                if (ra->first[k] == UINT32_MAX || pc < ra->first[k])
-                    ra->first[k] = pc;
-                if (ra->last[k] == UINT32_MAX || pc > ra->last[k])
-                    ra->last[k] = pc;
-                if (!ra->adj || !((out[x] >> (v & 63)) & 1))
-                    continue;
-                for (uint32_t d = 0; d < ra->n_defs; d++)
-                    edge(ra, (uint32_t)ra->defs[d], k);
-            }
+        for (uint32_t d = 0; d < ra->n_defs; d++) {
+            uint32_t k = (uint32_t)ra->defs[d];
+            uint64_t *row = ra->adj + (size_t)k * w;
+            for (uint32_t x = 0; x < w; x++)
+                row[x] |= out[x] & ra->mask[x];
+            ptx_bit_clear(row, ra->vreg_of[k]);
         }
-        if (ra->adj)
-            for (uint32_t a = 0; a < ra->n_defs; a++)
-                for (uint32_t b = a + 1; b < ra->n_defs; b++)
-                    edge(ra, (uint32_t)ra->defs[a], (uint32_t)ra->defs[b]);
+        for (uint32_t a = 0; a < ra->n_defs; a++)
+            for (uint32_t b = a + 1; b < ra->n_defs; b++)
+                edge(ra, (uint32_t)ra->defs[a], (uint32_t)ra->defs[b]);
     }
+    live_span(ra, false);
+    live_span(ra, true);
+    if (ra->adj) /* symmetric: bit (k, vreg of j) whenever bit (j, vreg of k) */
+        for (uint32_t k = 0; k < ra->n; k++) {
+            const uint64_t *row = ra->adj + (size_t)k * w;
+            for (uint32_t x = 0; x < w; x++)
+                for (uint64_t bits = row[x]; bits; bits &= bits - 1) {
+                    uint32_t j = ra->cls_of[x * 64 + (uint32_t)__builtin_ctzll(bits)];
+                    ptx_bit_set(ra->adj + (size_t)j * w, ra->vreg_of[k]);
+                }
+        }
 }
-
 
 static uint32_t width_of(const struct ra *ra, uint32_t k)
 {
@@ -140,7 +180,7 @@ static uint32_t colour(struct ra *ra)
             for (uint32_t x = 0; x < ra->words; x++) {
                 uint64_t bits = row[x];
                 while (bits) {
-                    uint32_t o = x * 64 + (uint32_t)__builtin_ctzll(bits);
+                    uint32_t o = ra->cls_of[x * 64 + (uint32_t)__builtin_ctzll(bits)];
                     bits &= bits - 1;
                     if (phys[o] >= 0)
                         for (uint32_t j = 0; j < width_of(ra, o); j++)
@@ -182,10 +222,13 @@ static uint32_t alloc_class(struct ptx_func *fn, bool pred)
     ra.pred = pred;
     ra.cls_of = ptx_xcalloc(fn->n_regs + 1, sizeof *ra.cls_of);
     ra.vreg_of = ptx_xcalloc(fn->n_regs + 1, sizeof *ra.vreg_of);
+    ra.mask = ptx_xcalloc(fn->live.words + 1, sizeof *ra.mask);
     for (uint32_t v = 0; v < fn->n_regs; v++) {
         if (fn->regs[v].is_pred == pred) {
             ra.cls_of[v] = ra.n;
             ra.vreg_of[ra.n++] = v;
+            if (v / 64 < fn->live.words)
+                ptx_bit_set(ra.mask, v);
         } else {
             ra.cls_of[v] = UINT32_MAX;
         }
@@ -196,8 +239,8 @@ static uint32_t alloc_class(struct ptx_func *fn, bool pred)
         ra.last = ptx_xcalloc(ra.n, sizeof *ra.last);
         for (uint32_t k = 0; k < ra.n; k++)
             ra.first[k] = ra.last[k] = UINT32_MAX;
-        if (ra.n <= RA_MATRIX_MAX) {
-            ra.words = (ra.n + 63) / 64;
+        if (ra.n <= RA_MATRIX_MAX && fn->live.words) {
+            ra.words = fn->live.words;
             ra.adj = ptx_xcalloc((size_t)ra.n * ra.words, sizeof(uint64_t));
         }
         scan(&ra);
@@ -208,6 +251,7 @@ static uint32_t alloc_class(struct ptx_func *fn, bool pred)
     free(ra.last);
     free(ra.cls_of);
     free(ra.vreg_of);
+    free(ra.mask);
     return used;
 }
 

@@ -114,11 +114,37 @@ static void pin_operand(struct sl *s, const struct ptx_operand *o)
     }
 }
 
+/* Row a of the matrix |= bitset `src` (the live set of an instruction or of
+ * the entry), without a's own bit. Edges are added one way here, by whole
+ * words, and made symmetric once at the end (symmetrize): a def against
+ * every register live after it was one bit pair per register and
+ * instruction, most of the pass's time on big functions. */
+static void row_or(struct sl *s, uint32_t a, const uint64_t *src)
+{
+    uint64_t *row = s->adj + (size_t)a * s->words;
+    for (uint32_t x = 0; x < s->words; x++)
+        row[x] |= src[x];
+    if (s->n & 63) /* bits past the last register (none expected) */
+        row[s->words - 1] &= (1ull << (s->n & 63)) - 1;
+    ptx_bit_clear(row, a);
+}
+
+/* Every edge a-b in either row becomes an edge in both. */
+static void symmetrize(struct sl *s)
+{
+    for (uint32_t a = 0; a < s->n; a++) {
+        const uint64_t *row = s->adj + (size_t)a * s->words;
+        for (uint32_t x = 0; x < s->words; x++)
+            for (uint64_t bits = row[x]; bits; bits &= bits - 1)
+                ptx_bit_set(s->adj + (size_t)(x * 64 + (uint32_t)__builtin_ctzll(bits)) * s->words, a);
+    }
+}
+
 /* Interference edges, first appearances and pinned registers. */
 static void scan(struct sl *s)
 {
     const struct ptx_func *fn = s->fn;
-    const uint32_t w = fn->live.words;
+    const uint32_t w = fn->live.words; /* >= s->words (ptx_slots_run) */
     for (uint32_t pc = 0; pc < fn->n_insns; pc++) {
         const struct ptx_insn *in = &fn->insns[pc];
         struct visit c = {s, pc, pins_defs(in), in->op == PTX_OP_SHFL};
@@ -127,12 +153,7 @@ static void scan(struct sl *s)
         const uint64_t *out = fn->live.live_out + (size_t)pc * w;
         for (uint32_t d = 0; d < s->n_defs; d++) {
             uint32_t a = (uint32_t)s->defs[d];
-            for (uint32_t x = 0; x < w; x++)
-                for (uint64_t bits = out[x]; bits; bits &= bits - 1) {
-                    uint32_t v = x * 64 + (uint32_t)__builtin_ctzll(bits);
-                    if (v < s->n)
-                        edge(s, a, v);
-                }
+            row_or(s, a, out);
             for (uint32_t e = d + 1; e < s->n_defs; e++)
                 edge(s, a, (uint32_t)s->defs[e]);
             for (uint32_t u = 0; u < s->n_uses; u++)
@@ -141,18 +162,16 @@ static void scan(struct sl *s)
     }
     /* registers live at entry hold zero together */
     const uint64_t *in0 = fn->live.live_in;
-    for (uint32_t x = 0; x < w; x++)
+    for (uint32_t x = 0; x < s->words; x++)
         for (uint64_t bits = in0[x]; bits; bits &= bits - 1) {
             uint32_t a = x * 64 + (uint32_t)__builtin_ctzll(bits);
-            for (uint32_t y = x; y < w; y++)
-                for (uint64_t b2 = y == x ? bits & (bits - 1) : in0[y]; b2; b2 &= b2 - 1) {
-                    uint32_t b = y * 64 + (uint32_t)__builtin_ctzll(b2);
-                    if (a < s->n && b < s->n)
-                        edge(s, a, b);
-                }
-            if (a < s->n && s->first[a] == UINT32_MAX)
+            if (a >= s->n)
+                continue;
+            row_or(s, a, in0);
+            if (s->first[a] == UINT32_MAX)
                 s->first[a] = 0;
         }
+    symmetrize(s);
     for (uint32_t i = 0; i < fn->n_call_args; i++)
         pin_operand(s, &fn->call_args[i]);
 }
@@ -247,18 +266,30 @@ static void build_copies(struct ptx_func *fn)
 
 /* ---------------------------------------------------------------- check */
 
+/* The check walks the sets that must map to distinct slots (per
+ * instruction: the registers live before it; those live after it plus its
+ * defs) in program order and keeps, for the current set, how many of its
+ * registers each slot holds (cnt) and how many slots hold two or more
+ * (dup). Moving from one set to the next touches only the registers that
+ * differ, so the check costs words per set plus the changes, not one step
+ * per live register. */
 struct chk {
     const struct ptx_func *fn;
-    int32_t *owner;   /* per slot: register seen in the current set */
+    int32_t *owner;   /* per slot: register seen in the current def/use set */
     uint32_t *stamp;  /* per slot: set number of owner */
     uint32_t set;
+    uint32_t *cnt;    /* per slot: registers of the current live set in it */
+    uint32_t dup;     /* slots with cnt >= 2 */
+    uint64_t *cur;    /* the current live set (w words) */
+    uint64_t *tmp;    /* the next one, masked to registers (w words) */
+    uint32_t w;       /* words per set (fn->live.words) */
     bool ok;
     int32_t defs[PTX_MAX_OPNDS * 4 + 1], uses[PTX_MAX_OPNDS * 4 + 2];
     uint32_t n_defs, n_uses;
 };
 
-/* Put register v in the current set: false when its slot already holds
- * another register of the set. */
+/* Put register v in the current def/use set: false when its slot already
+ * holds another register of the set. */
 static bool chk_put(struct chk *c, int32_t v)
 {
     int32_t k = c->fn->regs[v].slot;
@@ -282,16 +313,37 @@ static void chk_visit(int32_t v, int is_def, void *p)
         c->uses[c->n_uses++] = v;
 }
 
-/* Put the registers of bitset `bits` (w words) in the current set. */
-static bool chk_put_set(struct chk *c, const uint64_t *bits, uint32_t w)
+/* Copy live set `src` into c->tmp without bits past the last register. */
+static void chk_load(struct chk *c, const uint64_t *src)
 {
-    for (uint32_t x = 0; x < w; x++)
-        for (uint64_t b = bits[x]; b; b &= b - 1) {
-            uint32_t v = x * 64 + (uint32_t)__builtin_ctzll(b);
-            if (v < c->fn->n_regs && !chk_put(c, (int32_t)v))
-                return false;
+    const uint32_t n = c->fn->n_regs;
+    memcpy(c->tmp, src, c->w * sizeof *c->tmp);
+    for (uint32_t x = n / 64; x < c->w; x++)
+        c->tmp[x] &= x == n / 64 ? (1ull << (n & 63)) - 1 : 0;
+}
+
+/* Make c->tmp the current live set; false when a register of it has no
+ * slot in range or two of its registers share a slot. */
+static bool chk_move(struct chk *c)
+{
+    const struct ptx_func *fn = c->fn;
+    for (uint32_t x = 0; x < c->w; x++) {
+        uint64_t diff = c->cur[x] ^ c->tmp[x];
+        if (!diff)
+            continue;
+        for (uint64_t b = diff & c->cur[x]; b; b &= b - 1)
+            if (--c->cnt[fn->regs[x * 64 + (uint32_t)__builtin_ctzll(b)].slot] == 1)
+                c->dup--;
+        for (uint64_t b = diff & c->tmp[x]; b; b &= b - 1) {
+            int32_t k = fn->regs[x * 64 + (uint32_t)__builtin_ctzll(b)].slot;
+            if (k < 0 || (uint32_t)k >= fn->n_slots)
+                return false; /* the check stops here: cnt need not stay consistent */
+            if (++c->cnt[k] == 2)
+                c->dup++;
         }
-    return true;
+        c->cur[x] = c->tmp[x];
+    }
+    return c->dup == 0;
 }
 
 bool ptx_slots_check(const struct ptx_func *fn)
@@ -299,9 +351,12 @@ bool ptx_slots_check(const struct ptx_func *fn)
     if (!fn->has_body || !fn->xinsns)
         return true;
     const uint32_t w = fn->live.words;
-    struct chk c = {.fn = fn, .ok = true};
+    struct chk c = {.fn = fn, .ok = true, .w = w};
     c.owner = ptx_xcalloc(fn->n_slots + 1, sizeof *c.owner);
     c.stamp = ptx_xcalloc(fn->n_slots + 1, sizeof *c.stamp);
+    c.cnt = ptx_xcalloc(fn->n_slots + 1, sizeof *c.cnt);
+    c.cur = ptx_xcalloc(w + 1, sizeof *c.cur);
+    c.tmp = ptx_xcalloc(w + 1, sizeof *c.tmp);
     /* every referenced register has a slot in range, and the copies use it */
     for (uint32_t pc = 0; pc < fn->n_insns && c.ok; pc++) {
         c.n_defs = c.n_uses = 0;
@@ -314,11 +369,15 @@ bool ptx_slots_check(const struct ptx_func *fn)
             c.ok = k >= 0 && (uint32_t)k < fn->n_slots && (c.stamp[k] != c.set || c.owner[k] == c.uses[i]);
         }
         if (c.ok && w && fn->live.live_out) {
-            /* the registers live after the instruction and its defs apart;
-             * those live before it apart */
-            c.ok = chk_put_set(&c, fn->live.live_out + (size_t)pc * w, w);
-            c.set++;
-            c.ok = c.ok && chk_put_set(&c, fn->live.live_in + (size_t)pc * w, w);
+            /* the registers live before the instruction apart (at pc 0:
+             * those zeroed together at entry); those live after it and its
+             * defs apart */
+            chk_load(&c, fn->live.live_in + (size_t)pc * w);
+            c.ok = chk_move(&c);
+            chk_load(&c, fn->live.live_out + (size_t)pc * w);
+            for (uint32_t i = 0; i < c.n_defs; i++)
+                ptx_bit_set(c.tmp, (uint32_t)c.defs[i]);
+            c.ok = c.ok && chk_move(&c);
         }
         const struct ptx_insn *a = &fn->insns[pc], *b = &fn->xinsns[pc];
         c.ok = c.ok && a->op == b->op && a->n_dst == b->n_dst && a->n_src == b->n_src &&
@@ -333,10 +392,6 @@ bool ptx_slots_check(const struct ptx_func *fn)
             for (unsigned e = 0; x->kind == PTX_OPND_VEC && e < x->n && e < 4 && c.ok; e++)
                 c.ok = y->vec[e] == slot_of(fn, x->vec[e]);
         }
-    }
-    if (c.ok && w && fn->live.live_in && fn->n_insns) { /* zeroed together at entry */
-        c.set++;
-        c.ok = chk_put_set(&c, fn->live.live_in, w);
     }
     /* pinned registers (delayed writes, shfl sources, call arguments) alone */
     if (c.ok) {
@@ -365,6 +420,9 @@ bool ptx_slots_check(const struct ptx_func *fn)
     }
     free(c.owner);
     free(c.stamp);
+    free(c.cnt);
+    free(c.cur);
+    free(c.tmp);
     return c.ok;
 }
 
