@@ -232,33 +232,8 @@ static int bench_ptx(struct bench *b)
 
 static double rate(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
 
-static void print_markdown(const struct bench *b)
+static void print_workloads(const struct bench *b)
 {
-    printf("# gpusim functional-mode speed%s\n\n", b->quick ? " (--quick)" : "");
-    machine_print_markdown(&b->m);
-    printf("\n## (a) Compute kernel (one host core)\n\n");
-    printf("120 CTAs x 256 threads x %d iterations of 3 FMA + FMUL + integer hash; best of %d.\n\n", b->iters,
-           b->repeat);
-    printf("| thread insts | warp insts | seconds | M thread-insts/s | M warp-insts/s | result |\n");
-    printf("|---:|---:|---:|---:|---:|:--|\n");
-    printf("| %llu | %llu | %.3f | %.1f | %.2f | %s |\n", (unsigned long long)b->c_thread_insts,
-           (unsigned long long)b->c_warp_insts, b->c_best_s, rate(b->c_thread_insts, b->c_best_s) * 1e-6,
-           rate(b->c_warp_insts, b->c_best_s) * 1e-6, b->c_ok ? "ok" : "WRONG");
-    if (b->ptx_lines > 0) {
-        double passes = 0;
-        printf("\n## (c) PTX front end (one host core)\n\n");
-        printf("Synthetic kernel, %d lines: %u instructions, %u registers; best of %d.\n\n", b->ptx_lines,
-               b->p_insns, b->p_regs, b->repeat);
-        printf("| stage | ms |\n|:--|---:|\n");
-        for (unsigned i = 0; i < b->p_n_passes; i++) {
-            printf("| pass %s | %.2f |\n", ptx_builtin_passes[i].name, b->p_pass_s[i] * 1e3);
-            passes += b->p_pass_s[i];
-        }
-        printf("| lex, parse, CFG (the rest) | %.2f |\n", (b->p_parse_s - passes) * 1e3);
-        printf("| **ptx_parse, all** | %.2f |\n", b->p_parse_s * 1e3);
-    }
-    if (!b->n_rows)
-        return;
     printf("\n## (b) Workloads, size %s, seed 1, gtx480\n\n", wl_size_name(b->size));
     printf("Rates use the host time spent inside kernels; \"run s\" also includes input generation, copies,\n"
            "the CPU reference and the check.\n\n");
@@ -282,6 +257,35 @@ static void print_markdown(const struct bench *b)
     printf("| **all** | | %llu | %llu | %.1f | %.3f | | %.2f | %.1f | |\n", (unsigned long long)tw,
            (unsigned long long)tt, tw ? (double)tt / (double)tw : 0.0, ts, rate(tw, ts) * 1e-6,
            rate(tt, ts) * 1e-6);
+}
+
+static void print_markdown(const struct bench *b)
+{
+    printf("# gpusim functional-mode speed%s\n\n", b->quick ? " (--quick)" : "");
+    machine_print_markdown(&b->m);
+    printf("\n## (a) Compute kernel (one host core)\n\n");
+    printf("120 CTAs x 256 threads x %d iterations of 3 FMA + FMUL + integer hash; best of %d.\n\n", b->iters,
+           b->repeat);
+    printf("| thread insts | warp insts | seconds | M thread-insts/s | M warp-insts/s | result |\n");
+    printf("|---:|---:|---:|---:|---:|:--|\n");
+    printf("| %llu | %llu | %.3f | %.1f | %.2f | %s |\n", (unsigned long long)b->c_thread_insts,
+           (unsigned long long)b->c_warp_insts, b->c_best_s, rate(b->c_thread_insts, b->c_best_s) * 1e-6,
+           rate(b->c_warp_insts, b->c_best_s) * 1e-6, b->c_ok ? "ok" : "WRONG");
+    if (b->n_rows)
+        print_workloads(b);
+    if (b->ptx_lines > 0) {
+        double passes = 0;
+        printf("\n## (c) PTX front end (one host core)\n\n");
+        printf("Synthetic kernel, %d lines: %u instructions, %u registers; best of %d.\n\n", b->ptx_lines,
+               b->p_insns, b->p_regs, b->repeat);
+        printf("| stage | ms |\n|:--|---:|\n");
+        for (unsigned i = 0; i < b->p_n_passes; i++) {
+            printf("| pass %s | %.2f |\n", ptx_builtin_passes[i].name, b->p_pass_s[i] * 1e3);
+            passes += b->p_pass_s[i];
+        }
+        printf("| lex, parse, CFG (the rest) | %.2f |\n", (b->p_parse_s - passes) * 1e3);
+        printf("| **ptx_parse, all** | %.2f |\n", b->p_parse_s * 1e3);
+    }
 }
 
 static void write_json(struct json_writer *w, void *arg)
