@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "partitions/dram/dram_sched.h"
+#include "sim/mem/ring.h"
 
 /* --------------------------------------------------------- constraint table */
 
@@ -248,7 +249,7 @@ void dram_set_time_base(struct dram *d, uint64_t pipe_ps, uint64_t dram_ps)
 bool dram_update(struct dram *d, uint64_t addr, uint16_t merges, uint64_t t_create, cycle_t cycle)
 {
     for (uint32_t k = 0; k < d->delay_count; k++) {
-        struct dram_req *r = &d->delay[(d->delay_head + k) % d->delay_cap].req;
+        struct dram_req *r = &d->delay[ring_wrap(d->delay_head + k, d->delay_cap)].req;
         if (!r->is_write && r->addr == addr) {
             uint16_t old = r->merges;
             r->merges_live = merges;
@@ -307,7 +308,7 @@ bool dram_push(struct dram *d, const struct dram_req *req, cycle_t ready_cycle)
     SIM_ASSERT(req->bank < d->cfg.banks && req->row < d->cfg.rows,
                "dram %u: request tag %llu bank %u row %u out of range", d->channel_id,
                (unsigned long long)req->tag, req->bank, req->row);
-    uint32_t i = (d->delay_head + d->delay_count) % d->delay_cap;
+    uint32_t i = ring_wrap(d->delay_head + d->delay_count, d->delay_cap);
     d->delay[i].req = *req;
     if (!req->is_write && req->merges_live == 0)
         d->delay[i].req.merges_live = req->merges ? req->merges : 1;
@@ -323,7 +324,7 @@ bool dram_push_dummy(struct dram *d, const struct dram_dummy *m)
     SIM_ASSERT(d->mib_on, "dram %u: dummy message without the exact-hardware path", d->channel_id);
     if (!dram_can_accept_dummy(d))
         return false;
-    d->dummy[(d->dummy_head + d->dummy_count) % d->delay_cap] = *m;
+    d->dummy[ring_wrap(d->dummy_head + d->dummy_count, d->delay_cap)] = *m;
     d->dummy_count++;
     return true;
 }
@@ -452,7 +453,7 @@ void dram_sched_hand(struct dram *d, uint32_t s, cycle_t cycle)
 static void retq_push(struct dram *d, const struct dram_req *r, cycle_t cycle)
 {
     SIM_ASSERT(d->retq_count < d->retq_cap, "dram %u: return queue overflow", d->channel_id);
-    uint32_t i = (d->retq_head + d->retq_count) % d->retq_cap;
+    uint32_t i = ring_wrap(d->retq_head + d->retq_count, d->retq_cap);
     d->retq[i] = *r;
     d->retq_cycle[i] = cycle;
     d->retq_count++;
@@ -730,7 +731,7 @@ static bool stage_issue(struct dram *d, cycle_t cycle, cycle_t *soonest)
             continue;
         }
         issue(d, b, c, cycle);
-        d->issue_rr = (b + 1) % nb;
+        d->issue_rr = ring_wrap(b + 1, nb);
         return true;
     }
     d->scan_gen = d->bank_gen;
@@ -777,7 +778,7 @@ static void stage_admit(struct dram *d, cycle_t cycle)
         if (m->ready_cycle > cycle || (d->delay_count && d->delay[d->delay_head].ready_cycle <= m->ready_cycle))
             break;
         apply_dummy(d, m, cycle);
-        d->dummy_head = (d->dummy_head + 1) % d->delay_cap;
+        d->dummy_head = ring_wrap(d->dummy_head + 1, d->delay_cap);
         d->dummy_count--;
     }
 }
@@ -819,7 +820,7 @@ static void stage_admit_req(struct dram *d, cycle_t cycle)
         if (d->sched->on_enqueue)
             d->sched->on_enqueue(d, s, cycle);
     }
-    d->delay_head = (d->delay_head + 1) % d->delay_cap;
+    d->delay_head = ring_wrap(d->delay_head + 1, d->delay_cap);
     d->delay_count--;
 }
 
@@ -955,7 +956,7 @@ bool dram_pop_read(struct dram *d, struct dram_req *out, cycle_t cycle)
                "dram %u: pop at cycle %llu of a read that returns at %llu", d->channel_id,
                (unsigned long long)cycle, (unsigned long long)d->retq_cycle[d->retq_head]);
     *out = d->retq[d->retq_head];
-    d->retq_head = (d->retq_head + 1) % d->retq_cap;
+    d->retq_head = ring_wrap(d->retq_head + 1, d->retq_cap);
     d->retq_count--;
     d->bank_gen++; /* NOTE(scan-memo): a return-queue place is free */
     return true;

@@ -13,6 +13,7 @@
  * (read mode / write-drain mode, dram-intercore-locality.md §2.2 step 3).
  */
 #include "partitions/dram/dram_sched.h"
+#include "sim/mem/ring.h"
 
 static bool frfcfs_pick(struct dram *d, cycle_t cycle)
 {
@@ -40,7 +41,7 @@ static bool frfcfs_pick(struct dram *d, cycle_t cycle)
         if (pick == DRAM_NONE)
             continue;
         dram_sched_hand(d, pick, cycle);
-        d->sched_rr = (b + 1) % nb;
+        d->sched_rr = ring_wrap(b + 1, nb);
         return true;
     }
     return false;

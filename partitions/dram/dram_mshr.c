@@ -32,6 +32,7 @@
  *    icl.exact_hw = 0, kept to bound what staleness costs).
  */
 #include "partitions/dram/dram_sched.h"
+#include "sim/mem/ring.h"
 
 /* NOTE(mshr-write): a write (unified queue) or a read pushed without a
  * merge count scores 1. In separate_rw mode writes are scheduled only in
@@ -111,7 +112,7 @@ bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum, bool age)
     score_fn sf = age ? score_age : score_merges;
     uint32_t nb = (uint32_t)d->cfg.banks;
     for (uint32_t i = 0; i < nb; i++) {
-        uint32_t b = (d->sched_rr + i) % nb;
+        uint32_t b = ring_wrap(d->sched_rr + i, nb);
         struct dram_bank *bk = &d->bank[b];
         if (bk->serving != DRAM_NONE || bk->head == DRAM_NONE)
             continue;
@@ -160,7 +161,7 @@ bool dram_mshr_pick(struct dram *d, cycle_t cycle, bool sum, bool age)
         if (fr != pick)
             d->st.reorders++;
         dram_sched_hand(d, pick, cycle);
-        d->sched_rr = (b + 1) % nb;
+        d->sched_rr = ring_wrap(b + 1, nb);
         return true;
     }
     return false;

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/mem/ring.h"
+
 /* ----------------------------------------------------------- helpers */
 
 /* addr is window-relative and virtual (NOTE(dev_addr)); the page table
@@ -212,7 +214,7 @@ static void dram_cmd_hook(void *ctx, const struct dram_cmd_rec *rec)
                    (unsigned long long)rec->tag);
         if (++x->wr_cols == x->wr_need) {
             SIM_ASSERT(mp->wdone_n < mp->n_slots && mp->wpending > 0, "mempart %u: write ring", mp->channel);
-            uint32_t k = (mp->wdone_head + mp->wdone_n) % mp->n_slots;
+            uint32_t k = ring_wrap(mp->wdone_head + mp->wdone_n, mp->n_slots);
             mp->wdone[k] = (uint32_t)rec->tag;
             mp->wdone_n++;
             mp->wpending--;
@@ -373,7 +375,7 @@ static void stage_write_done(struct mempart *mp)
         SIM_ASSERT(mp->wdone_n > 0, "mempart %u: DRAM completed a write the partition did not order",
                    mp->channel);
         uint32_t i = mp->wdone[mp->wdone_head];
-        mp->wdone_head = (mp->wdone_head + 1) % mp->n_slots;
+        mp->wdone_head = ring_wrap(mp->wdone_head + 1, mp->n_slots);
         mp->wdone_n--;
         mp->writes_seen++;
         credit_give(mp, mp->slot[i].sub);
@@ -551,7 +553,7 @@ static void stage_admit(struct mempart *mp, uint64_t d)
         mp->st.admitted_writes++;
         if (mp->dram.cfg.model == DRAM_MODEL_PERFECT) {
             /* perfect model: writes complete in delay-line order, with no commands */
-            uint32_t k = (mp->wdone_head + mp->wdone_n) % mp->n_slots;
+            uint32_t k = ring_wrap(mp->wdone_head + mp->wdone_n, mp->n_slots);
             mp->wdone[k] = i;
             mp->wdone_n++;
         } else {

@@ -22,12 +22,12 @@ static inline void idx_ring_init(struct idx_ring *r, uint32_t cap)
     r->n = 0;
     r->cap = cap;
 }
+/* i mod cap for i < 2 cap: a ring index one step or one count past the
+ * end wrapped without a division (a 32-bit divide by a run-time capacity
+ * costs tens of cycles on the per-request and per-operand paths). */
+static inline uint32_t ring_wrap(uint32_t i, uint32_t cap) { return i >= cap ? i - cap : i; }
 /* Array index of the k-th entry from the head (k < cap). */
-static inline uint32_t idx_ring_at(const struct idx_ring *r, uint32_t k)
-{
-    uint32_t i = r->head + k;
-    return i >= r->cap ? i - r->cap : i;
-}
+static inline uint32_t idx_ring_at(const struct idx_ring *r, uint32_t k) { return ring_wrap(r->head + k, r->cap); }
 static inline uint32_t idx_ring_tail(const struct idx_ring *r) { return idx_ring_at(r, r->n); }
 static inline bool idx_ring_full(const struct idx_ring *r) { return r->n == r->cap; }
 static inline uint32_t idx_ring_free(const struct idx_ring *r) { return r->cap - r->n; }

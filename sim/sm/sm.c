@@ -8,6 +8,7 @@
 
 #include "gpusim.h"
 #include "sim/icnt/icnt_msg.h"
+#include "sim/mem/ring.h"
 #include "sim/ptx/ir.h"
 #include "sim/ptx/passes/kpass.h"
 #include "sim/ptx/memorder.h"
@@ -145,7 +146,7 @@ static bool rx_deliver(void *ctx, uint32_t src, const void *payload, const struc
     (void)src, (void)tail, (void)c;
     if (s->ej_n == s->n_eject)
         return false;
-    memcpy(&s->eject[(s->ej_head + s->ej_n) % s->n_eject], payload, sizeof(struct mem_reply));
+    memcpy(&s->eject[ring_wrap(s->ej_head + s->ej_n, s->n_eject)], payload, sizeof(struct mem_reply));
     s->ej_n++;
     return true;
 }
@@ -666,7 +667,7 @@ static void replies(struct sm *s, uint64_t c)
         if (mem_reply_part(rep)) {
             rep = part_take(s, rep, &done);
             if (!rep) { /* NOTE(sector-replies): more sectors to come */
-                s->ej_head = (s->ej_head + 1) % s->n_eject;
+                s->ej_head = ring_wrap(s->ej_head + 1, s->n_eject);
                 s->ej_n--;
                 continue;
             }
@@ -684,7 +685,7 @@ static void replies(struct sm *s, uint64_t c)
         }
         if (done) /* the assembled read left: free its entry (order of the table does not matter) */
             *done = s->part[--s->n_part];
-        s->ej_head = (s->ej_head + 1) % s->n_eject;
+        s->ej_head = ring_wrap(s->ej_head + 1, s->n_eject);
         s->ej_n--;
     }
 }

@@ -76,6 +76,7 @@
 #include <string.h>
 
 #include "sim/base/common.h"
+#include "sim/mem/ring.h"
 #include "sim/ptx/ir.h"
 #include "sim/ptx/memorder.h"
 
@@ -360,7 +361,7 @@ static void timed_finish(struct ldst *u, uint32_t si, cycle_t cycle)
         /* NOTE(smem-latency): the data moved now (stage order = program order
          * per warp); completion waits smem.latency - 1 cycles in a FIFO that
          * holds the slot but not the stage (pipelined). */
-        uint32_t t = (u->sd_head + u->sd_n) % u->n_slots;
+        uint32_t t = ring_wrap(u->sd_head + u->sd_n, u->n_slots);
         u->sd_slot[t] = si;
         u->sd_due[t] = cycle + u->smem_extra;
         u->sd_n++;
@@ -581,7 +582,7 @@ static __attribute__((noinline)) bool aq_push(struct ldst *u, cycle_t cycle)
         u->st.aq_full++;
         return false;
     }
-    uint32_t k = (u->aq_head + u->aq_n) % u->aq_lat;
+    uint32_t k = ring_wrap(u->aq_head + u->aq_n, u->aq_lat);
     u->aq[k] = *a;
     u->aq_due[k] = a->txn.l1_bypass ? cycle : cycle + u->aq_lat;
     u->aq_n++;
@@ -595,7 +596,7 @@ static __attribute__((noinline)) void aq_head(struct ldst *u, cycle_t cycle)
         u->st.aq_stall++;
         return;
     }
-    u->aq_head = (u->aq_head + 1) % u->aq_lat;
+    u->aq_head = ring_wrap(u->aq_head + 1, u->aq_lat);
     u->aq_n--;
 }
 
@@ -762,7 +763,7 @@ uint64_t ldst_tick(struct ldst *u, cycle_t cycle)
     /* 2b. shared accesses whose smem.latency has passed (NOTE(smem-latency)) */
     while (u->sd_n && u->sd_due[u->sd_head] <= cycle) {
         uint32_t si = u->sd_slot[u->sd_head];
-        u->sd_head = (u->sd_head + 1) % u->n_slots;
+        u->sd_head = ring_wrap(u->sd_head + 1, u->n_slots);
         u->sd_n--;
         finish_slot(u, si, cycle);
     }

@@ -36,6 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/mem/ring.h"
+
 /* The front request of a bank's queue, for register-file policies that
  * look ahead (racetrack preshifting). */
 static bool queue_front(void *ctx, uint32_t bank, bool back, uint32_t *warp, uint32_t *reg, cycle_t *since)
@@ -45,7 +47,7 @@ static bool queue_front(void *ctx, uint32_t bank, bool back, uint32_t *warp, uin
         return false;
     const struct oc_bankq *bq = &oc->banks[bank];
     uint32_t cap = oc->n_units * PIPE_MAX_SRC;
-    const struct oc_read *rq = &bq->q[back ? (bq->head + bq->n - 1) % cap : bq->head];
+    const struct oc_read *rq = &bq->q[back ? ring_wrap(bq->head + bq->n - 1, cap) : bq->head];
     const struct oc_unit *cu = &oc->units[rq->unit];
     *warp = cu->op.warp;
     *reg = rq->reg;
@@ -236,7 +238,7 @@ static inline void queue_read(struct opcoll *oc, uint32_t u, const struct pipe_o
     struct oc_bankq *b = &oc->banks[bank];
     uint32_t cap = oc->n_units * PIPE_MAX_SRC;
     SIM_ASSERT(b->n < cap, "opcoll: bank queue overflow");
-    b->q[(b->head + b->n) % cap] = (struct oc_read){(uint16_t)u, op->src[i]};
+    b->q[ring_wrap(b->head + b->n, cap)] = (struct oc_read){(uint16_t)u, op->src[i]};
     b->n++;
     oc->bank_mask |= 1ull << bank;
 }
