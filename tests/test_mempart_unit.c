@@ -299,6 +299,8 @@ static void model_create(struct tmodel *m, unsigned n_sm, unsigned n_smp, uint64
     sh->period_ps[MPU_DOM_DRAM] = m->per.dram;
     sh->period_ps[MPU_DOM_L2] = m->per.l2;
     sh->period_ps[MPU_DOM_ICNT] = m->per.icnt;
+    for (int d = 0; d < MPU_N_DOM; d++)
+        sh->period_div[d] = divq_make(sh->period_ps[d]);
     sh->store_bytes = store_bytes;
     sh->ep_unit = m->ep_unit;
     sh->units = m->units;

@@ -211,8 +211,8 @@ static void propagate(struct mpu_part *p, struct eng_ctx *ctx, int from, ps_t T)
 static void step_icnt(struct mpu_part *p, ps_t T)
 {
     const struct mpu_shared *sh = p->sh;
-    uint64_t c = T / sh->period_ps[MPU_DOM_ICNT];
-    uint64_t t = T / sh->period_ps[MPU_DOM_L2];
+    uint64_t c = divq(&sh->period_div[MPU_DOM_ICNT], T);
+    uint64_t t = divq(&sh->period_div[MPU_DOM_L2], T);
     /* Downstream first (spec 2: reverse pipeline order): replies leave the
      * L2 into the reply senders, the senders send, then requests come in. */
     for (unsigned s = 0; s < MEMPART_SUBS; s++) {
@@ -264,10 +264,10 @@ static void step(struct mpu_part *p, struct eng_ctx *ctx, int d, ps_t T)
     p->now = T;
     switch (d) {
     case MPU_DOM_DRAM:
-        mempart_tick_dram(&p->mp, T / p->sh->period_ps[MPU_DOM_DRAM]);
+        mempart_tick_dram(&p->mp, divq(&p->sh->period_div[MPU_DOM_DRAM], T));
         break;
     case MPU_DOM_L2:
-        mempart_tick_l2(&p->mp, T / p->sh->period_ps[MPU_DOM_L2]);
+        mempart_tick_l2(&p->mp, divq(&p->sh->period_div[MPU_DOM_L2], T));
         break;
     default:
         step_icnt(p, T);
@@ -332,7 +332,7 @@ static ps_t recv_icnt(void *self, struct eng_ctx *ctx, const struct eng_msg *m, 
 {
     struct mpu_part *p = self;
     (void)ctx;
-    uint64_t c = now / p->sh->period_ps[MPU_DOM_ICNT];
+    uint64_t c = divq(&p->sh->period_div[MPU_DOM_ICNT], now);
     SIM_DEBUG_ASSERT(now % p->sh->period_ps[MPU_DOM_ICNT] == 0, "mempart_unit %u: message off an icnt edge",
                      p->channel);
     switch (m->type) {
@@ -413,7 +413,7 @@ static bool ep_deliver(void *ctx, uint32_t src, const void *payload, const struc
     uint64_t late = 0;
     if (tail->late && p->sh->relaxed_due)
         late = (uint64_t)tail->late * p->sh->period_ps[MPU_DOM_ICNT] / p->sh->period_ps[MPU_DOM_L2];
-    if (!mempart_push_late(&p->mp, e->sub, &r, p->now / p->sh->period_ps[MPU_DOM_L2], late))
+    if (!mempart_push_late(&p->mp, e->sub, &r, divq(&p->sh->period_div[MPU_DOM_L2], p->now), late))
         return false;
     p->st.req_delivered++;
     return true;

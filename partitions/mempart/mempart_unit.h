@@ -78,6 +78,7 @@ struct mpu_shared {
     const struct icnt_topo *topo;      /* endpoints and latencies (both networks) */
     ps_t pipe_period_ps;               /* SM pipeline period (ps): core x sm.pipe_clock_div */
     ps_t period_ps[MPU_N_DOM];         /* DRAM, L2, icnt clock periods (ps) */
+    struct divq period_div[MPU_N_DOM]; /* divq by period_ps (NOTE(divq), sim/base/common.h) */
     uint64_t store_bytes;              /* backing store per partition (bytes of local address space) */
     const uint32_t *ep_unit;           /* [topo->n_ep] engine unit hosting each endpoint */
     uint32_t (*units)[MPU_N_DOM];      /* [map->n_ch] engine unit ids of each partition (mpu_units_add) */

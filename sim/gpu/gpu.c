@@ -433,6 +433,8 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     sh->period_ps[MPU_DOM_DRAM] = per.dram;
     sh->period_ps[MPU_DOM_L2] = per.l2;
     sh->period_ps[MPU_DOM_ICNT] = per.icnt;
+    for (int d = 0; d < MPU_N_DOM; d++)
+        sh->period_div[d] = divq_make(sh->period_ps[d]);
     sh->store_bytes = g->map.local_bytes;
     sh->ep_unit = g->ep_unit;
     sh->units = g->mp_units;
@@ -461,6 +463,7 @@ struct gpu *gpu_create(const struct sim_cfg *cfg, struct devmem *mem, struct sta
     ss->route = (struct mem_route){gpu_route_ep, g};
     ss->ep_unit = g->ep_unit;
     ss->core_ps = per.core;
+    ss->core_div = divq_make(per.core);
     ss->pipe_div = (uint32_t)cfg->sm.pipe_clock_div;
     ss->stats = stats;
     ss->max_warps = (uint32_t)cfg->sm.max_warps;

@@ -733,7 +733,7 @@ static ps_t sm_tick(void *self, struct eng_ctx *ctx, ps_t now)
      * configuration's flag sits far from the SM's hot fields; the pipeline
      * division is skipped for the usual div = 1 and the flag is a field of
      * the SM. */
-    uint64_t c = now / s->sh->core_ps, div = s->sh->pipe_div;
+    uint64_t c = divq(&s->sh->core_div, now), div = s->sh->pipe_div;
     if (s->err)
         return PS_NEVER;
     uint64_t next_c = CYCLE_NEVER, next_p = CYCLE_NEVER; /* next core edge, next pipeline cycle */
@@ -831,7 +831,7 @@ static ps_t sm_recv(void *self, struct eng_ctx *ctx, const struct eng_msg *m, ps
     struct sm *s = self;
     s->ctx = ctx;
     s->now = now;
-    uint64_t c = now / s->sh->core_ps;
+    uint64_t c = divq(&s->sh->core_div, now);
     if (m->type == ICNT_MSG_FLIT) {
         struct icnt_flit f;
         const void *p = icnt_msg_unpack_flit(m, &f, sizeof(struct mem_reply), s->sh->core_ps);

@@ -112,6 +112,7 @@ struct sm_shared {
     struct mem_route route;           /* device address -> sub-partition endpoint (sim/icnt/route.h) */
     const uint32_t *ep_unit;          /* [n_ep] engine unit hosting each endpoint */
     ps_t core_ps;                     /* core (= icnt) clock period (ps) */
+    struct divq core_div;             /* divq by core_ps (NOTE(divq), sim/base/common.h) */
     uint32_t pipe_div;                /* sm.pipe_clock_div: core edges per pipeline cycle */
     struct stats *stats;              /* registry or NULL */
     uint32_t max_warps;               /* warp slots per SM (sm.max_warps) */
