@@ -387,8 +387,9 @@ static inline int ptx_order_cmp(const void *a, const void *b)
     return x->idx < y->idx ? -1 : (x->idx > y->idx);
 }
 
-/* Symmetric n x n bit matrix of `words` words per row (interference
- * graphs of regalloc.c and slots.c): the edge a-b, none for a == b. */
+/* Symmetric n x n bit matrix of `words` words per row (the slots pass's
+ * interference graph; regalloc's rows and columns differ, its own edge()):
+ * the edge a-b, none for a == b. */
 static inline void ptx_bit_edge(uint64_t *m, uint32_t words, uint32_t a, uint32_t b)
 {
     if (a == b)

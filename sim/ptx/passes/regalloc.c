@@ -23,7 +23,7 @@
 
 /* NOTE(regalloc): the matrix costs n x n_regs / 8 bytes (rows are the
  * class's vregs, columns all vregs, so a row is OR-ed with a live set by
- * words): 8192 vregs = 8 MB. nvcc kernels in the test set have < 500 vregs
+ * words): 8192 vregs, all of one class, = 8 MB. nvcc kernels in the test set have < 500 vregs
  * per class (lib_paths: 3,384 in one function). */
 #define RA_MATRIX_MAX 8192u
 
