@@ -107,8 +107,8 @@ static inline int is_pow2_u64(uint64_t v) { return v && !(v & (v - 1)); }
  * division, tens of cycles on many x86 cores, about 40 per GPU cycle on
  * gtx480. m = floor((2^64 - 1) / d); the high half of x * m is floor(x / d)
  * or at most two less (x * m / 2^64 > x / d - (1 + d) / d), and r * d <= x
- * always, so counting up while the remainder is >= d is exact for every
- * 64-bit x and d >= 1. tests/test_divq.c compares with the division. */
+ * always, so two steps of "one more while the remainder is >= d" are exact
+ * for every 64-bit x and d >= 1. tests/test_divq.c compares with the division. */
 struct divq {
     uint64_t d; /* divisor */
     uint64_t m; /* floor((2^64 - 1) / d) */
@@ -117,8 +117,8 @@ static inline struct divq divq_make(uint64_t d) { return (struct divq){d, d ? UI
 static inline uint64_t divq(const struct divq *q, uint64_t x)
 {
     uint64_t r = (uint64_t)(((unsigned __int128)x * q->m) >> 64);
-    while (x - r * q->d >= q->d)
-        r++;
+    r += x - r * q->d >= q->d; /* two steps, without branches: how many it */
+    r += x - r * q->d >= q->d; /* takes depends on x, a loop would mispredict */
     return r;
 }
 
