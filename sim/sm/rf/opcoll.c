@@ -409,7 +409,7 @@ static inline void arbitrate_bank(struct opcoll *oc, uint32_t b, cycle_t now, cy
     if (cu->ready_at < ready)
         cu->ready_at = ready;
     uint32_t cap = oc->n_units * PIPE_MAX_SRC;
-    bk->head = bk->head + 1 == cap ? 0 : bk->head + 1;
+    bk->head = ring_wrap(bk->head + 1, cap);
     bk->n--;
     if (bk->n) {
         oc->conflict_cycles++;
